@@ -1,0 +1,201 @@
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+#include "commands.hpp"
+#include "subsim/io/scene_file.hpp"
+#include "subsim/metrics/step_metrics.hpp"
+#include "subsim/scenarios/scenario.hpp"
+#include "subsim/sim/recorder.hpp"
+#include "subsim/sim/world.hpp"
+
+namespace subsim::cli {
+
+namespace {
+
+bool looksLikeFile(const std::string& scene) {
+  const std::filesystem::path p(scene);
+  const std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml" || ext == ".json" || std::filesystem::exists(p);
+}
+
+/// Loads a scene file or builds a built-in scene; prints the error and returns false on bad input.
+bool loadScene(const std::string& scene, Model& model, int& default_steps) {
+  try {
+    if (looksLikeFile(scene)) {
+      SceneFile file = loadSceneFile(scene);
+      model = std::move(file.model);
+      default_steps = file.steps > 0 ? file.steps : 300;
+    } else {
+      BuiltScene built = buildScenario(scene);
+      model = std::move(built.model);
+      default_steps = built.default_steps;
+    }
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "subsim: " << e.what() << "\n";
+    return false;
+  }
+}
+
+/// A one-line progress bar on stderr, drawn only when stderr is a terminal.
+class ProgressBar {
+ public:
+  explicit ProgressBar(int total) : total_(total), enabled_(isatty(STDERR_FILENO) != 0) {}
+  void update(int done) {
+    if (!enabled_ || total_ <= 0) return;
+    const int width = 40, filled = width * done / total_;
+    if (filled == last_ && done != total_) return;
+    last_ = filled;
+    std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] "
+              << done << "/" << total_ << std::flush;
+    if (done == total_) std::cerr << "\n";
+  }
+
+ private:
+  int total_;
+  bool enabled_;
+  int last_ = -1;
+};
+
+struct RunFigures {
+  int steps_completed = 0;
+  long iterations_sum = 0;
+  long contacts_sum = 0;
+  std::vector<double> solver_ms, step_ms;
+  double accuracy_sum = 0.0, accuracy_fb_sum = 0.0;
+  int steps_with_contacts = 0;
+  double bilateral_max = 0.0, dynamics_max = 0.0, penetration_max = 0.0;
+  bool diverged = false;
+  std::string divergence;
+};
+
+double mean(const std::vector<double>& v) {
+  return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
+}
+double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+int runSimulation(const RunOptions& o) {
+  Model model;
+  int steps = 0;
+  if (!loadScene(o.scene, model, steps)) return kExitBadInput;
+  if (o.dt) model.dt = *o.dt;
+  if (o.steps) steps = *o.steps;
+
+  WorldSettings ws;
+  ws.solver = o.solver;
+  if (o.iterations) ws.solver_settings.max_iterations = *o.iterations;
+  if (o.tolerance) ws.solver_settings.tolerance = *o.tolerance;
+  ws.solver_settings.threads = o.threads;
+  std::unique_ptr<World> world;
+  try {
+    world = std::make_unique<World>(std::move(model), ws);
+  } catch (const std::exception& e) {
+    std::cerr << "subsim: " << o.scene << ": " << e.what() << "\n";
+    return kExitBadInput;
+  }
+
+  std::unique_ptr<Recorder> recorder;
+  if (!o.record.empty()) {
+    try {
+      recorder = std::make_unique<Recorder>(
+          o.record, world->model(),
+          RecordingInfo{o.scene, o.solver, world->model().dt, o.threads,
+                        ws.solver_settings.max_iterations, ws.solver_settings.tolerance});
+    } catch (const std::exception& e) {
+      std::cerr << "subsim: " << e.what() << "\n";
+      return kExitBadInput;
+    }
+  }
+
+  RunFigures f;
+  f.solver_ms.reserve(steps);
+  f.step_ms.reserve(steps);
+  ProgressBar progress(steps);
+  for (int k = 0; k < steps; ++k) {
+    const StepReport r = world->step();
+    f.penetration_max = std::max(f.penetration_max, r.max_penetration);
+    if (r.diverged) {
+      f.diverged = true;
+      f.divergence = r.divergence;
+      break;
+    }
+    const StepMetrics m = evaluateStep(world->lastProblem(), world->lastSolution());
+    if (recorder) recorder->record(*world, r, m);
+    ++f.steps_completed;
+    f.iterations_sum += r.iterations;
+    f.contacts_sum += r.contacts;
+    f.solver_ms.push_back(r.solver_ms);
+    f.step_ms.push_back(r.step_ms);
+    if (m.contacts > 0) {
+      ++f.steps_with_contacts;
+      f.accuracy_sum += accuracyOf(m.constraint_residual);
+      f.accuracy_fb_sum += accuracyOf(m.contact_fb_residual);
+    }
+    f.bilateral_max = std::max(f.bilateral_max, m.bilateral_residual);
+    f.dynamics_max = std::max(f.dynamics_max, m.dynamics_residual);
+    progress.update(k + 1);
+  }
+  recorder.reset();
+
+  const int n = std::max(f.steps_completed, 1);
+  nlohmann::json j;
+  j["schema_version"] = 1;
+  j["scene"] = o.scene;
+  j["solver"] = o.solver;
+  j["threads"] = o.threads;
+  j["iterations_cap"] = ws.solver_settings.max_iterations;
+  j["iterations_mean"] = static_cast<double>(f.iterations_sum) / n;
+  j["tolerance"] = ws.solver_settings.tolerance;
+  j["residual_name"] = world->lastSolution().stats.residual_name;
+  j["steps"] = steps;
+  j["steps_completed"] = f.steps_completed;
+  j["dt"] = world->model().dt;
+  j["dof"] = world->dof();
+  j["subsystems"] = world->partition().numSubsystems();
+  j["contacts_mean"] = static_cast<double>(f.contacts_sum) / n;
+  j["solver_ms_mean"] = mean(f.solver_ms);
+  j["solver_ms_median"] = median(f.solver_ms);
+  j["step_ms_mean"] = mean(f.step_ms);
+  j["accuracy_mean"] = f.steps_with_contacts > 0
+                           ? nlohmann::json(f.accuracy_sum / f.steps_with_contacts)
+                           : nlohmann::json(nullptr);
+  j["accuracy_fb_mean"] = f.steps_with_contacts > 0
+                              ? nlohmann::json(f.accuracy_fb_sum / f.steps_with_contacts)
+                              : nlohmann::json(nullptr);
+  j["bilateral_residual_max"] = f.bilateral_max;
+  j["dynamics_residual_max"] = f.dynamics_max;
+  j["max_penetration_m"] = f.penetration_max;
+  j["final_kinetic_energy"] = world->kineticEnergy();
+  j["diverged"] = f.diverged;
+  if (f.diverged) j["divergence"] = f.divergence;
+  if (!o.record.empty()) j["record"] = o.record;
+
+  if (o.json) {
+    std::cout << j.dump(2) << "\n";
+  } else {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      std::cout << it.key() << ": " << it.value().dump() << "\n";
+  }
+  if (f.diverged) {
+    std::cerr << "subsim: diverged at step " << f.steps_completed + 1 << ": " << f.divergence
+              << "\n";
+    return kExitDiverged;
+  }
+  return kExitOk;
+}
+
+}  // namespace subsim::cli

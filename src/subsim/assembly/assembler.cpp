@@ -1,0 +1,72 @@
+#include "subsim/assembly/assembler.hpp"
+
+#include "subsim/assembly/constraint_rows.hpp"
+
+namespace subsim {
+
+namespace {
+std::uint64_t mix64(std::uint64_t x) {
+  // splitmix64 finaliser: spreads small integers over all 64 bits.
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+std::uint64_t nonZero(std::uint64_t k) { return k == 0 ? 1 : k; }
+}  // namespace
+
+std::uint64_t contactKey(int shape_a, int shape_b, std::uint32_t feature) {
+  return nonZero(mix64((static_cast<std::uint64_t>(shape_a) << 32) ^ static_cast<std::uint32_t>(shape_b)) ^
+                 mix64(0x100000000ull + feature));
+}
+std::uint64_t jointKey(int joint, int part) {
+  return nonZero(mix64(0xa000000000000000ull + (static_cast<std::uint64_t>(joint) << 4) + part));
+}
+std::uint64_t springKey(int spring) {
+  return nonZero(mix64(0xb000000000000000ull + static_cast<std::uint64_t>(spring)));
+}
+
+void Assembler::assemble(const Model& model, const Partition& partition, const State& state,
+                         const BodyForces& forces, const std::vector<ContactPoint>& contacts,
+                         double h, StepProblem& problem) {
+  problem.clear();
+  problem.dt = h;
+  const AssemblyContext ctx{model, partition, state};
+
+  // Subsystem blocks: A = 2 M_k, b = 2 M_k v_k + h f_k per body.
+  for (int s = 0; s < partition.numSubsystems(); ++s) {
+    const int sub = problem.addSubsystem(partition.dofOf(s));
+    auto A = problem.A(sub);
+    auto b = problem.bBlock(sub);
+    for (int body : partition.bodies[s]) {
+      const Body& B = model.bodies[body];
+      const int o = partition.offset_in_subsystem[body];
+      const Mat3 R = state.pose[body].orientation.toRotationMatrix();
+      const Mat3 I_world = R * B.inertia * R.transpose();
+      A.block<3, 3>(o, o) = 2.0 * B.mass * Mat3::Identity();
+      A.block<3, 3>(o + 3, o + 3) = 2.0 * I_world;
+      const Vec3 f = B.mass * model.gravity + forces.force[body];
+      b.segment<3>(o) = 2.0 * B.mass * state.linear_velocity[body] + h * f;
+      b.segment<3>(o + 3) = 2.0 * I_world * state.angular_velocity[body] + h * forces.torque[body];
+    }
+  }
+
+  for (int j = 0; j < static_cast<int>(model.joints.size()); ++j)
+    addJointConstraints(ctx, j, h, problem);
+  for (int s = 0; s < static_cast<int>(model.springs.size()); ++s)
+    addSpringConstraint(ctx, s, h, problem);
+
+  contacts_.clear();
+  for (const ContactPoint& cp : contacts) {
+    AssembledContact c;
+    c.shape_a = cp.object_a;
+    c.shape_b = cp.object_b;
+    c.body_a = model.shapes[cp.object_a].body;
+    c.body_b = model.shapes[cp.object_b].body;
+    c.geometry = cp.geometry;
+    c.constraint = addContactConstraint(ctx, c, h, problem);
+    contacts_.push_back(c);
+  }
+}
+
+}  // namespace subsim

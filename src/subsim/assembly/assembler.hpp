@@ -1,0 +1,69 @@
+#pragma once
+// The assemble stage: Model + State + contacts -> StepProblem (ARCHITECTURE.md, step 2).
+//
+// Subsystem blocks use the papers' midpoint scheme with impulses: for each rigid body
+// A = 2 M_k, b = 2 M_k v_k + h f_k, M_k = diag(m I, R_k I_body R_k^T), so that
+// M_k (v_{k+1} - v_k) = h f_k + J^T lambda with vhat = (v_k + v_{k+1}) / 2.  Gyroscopic effects are
+// handled by the integrator (model/integrator.hpp), which carries angular momentum exactly.
+//
+// Constraint order: joints (bilateral, then their limits), springs (soft), contacts.
+// Stabilisation (the documented choice the papers leave open):
+//   contact normal  e = gap / h when gap >= 0 (speculative: the constraint allows closing the gap
+//                   exactly in one step), e = erp * gap / h when penetrating;
+//   joints          e = C / h: the linearised position error is removed within the step;
+//                   compliant joints are soft rows with e = C (see springs);
+//   joint limits    e = (distance to the limit) / h, like a contact;
+//   springs         soft rows lambda = -k' e - c' J vhat with k' = h k, c' = h c + h^2 k / 2
+//                   (implicit midpoint on the elastic force).
+#include <cstdint>
+#include <vector>
+
+#include "subsim/geometry/contact_point.hpp"
+#include "subsim/model/model.hpp"
+#include "subsim/model/state.hpp"
+#include "subsim/partition/partition.hpp"
+#include "subsim/problem/step_problem.hpp"
+
+namespace subsim {
+
+/// External forces on each body for one step (controller output), world frame, at the centre of
+/// mass.
+struct BodyForces {
+  std::vector<Vec3> force;
+  std::vector<Vec3> torque;
+  void reset(int bodies) {
+    force.assign(bodies, Vec3::Zero());
+    torque.assign(bodies, Vec3::Zero());
+  }
+};
+
+/// A contact as it entered the problem: ContactPoint (shape indices) plus its constraint index.
+struct AssembledContact {
+  int shape_a = -1;
+  int shape_b = -1;
+  int body_a = -1;
+  int body_b = -1;
+  ManifoldPoint geometry;
+  int constraint = -1;
+};
+
+class Assembler {
+ public:
+  /// Fills `problem` for one step of size h.  `contacts` index shapes of the model (object index
+  /// == shape index).  The assembled contacts are kept for recording (assembledContacts()).
+  void assemble(const Model& model, const Partition& partition, const State& state,
+                const BodyForces& forces, const std::vector<ContactPoint>& contacts, double h,
+                StepProblem& problem);
+  const std::vector<AssembledContact>& assembledContacts() const { return contacts_; }
+
+ private:
+  std::vector<AssembledContact> contacts_;
+};
+
+/// A persistent, non-zero key for a contact between two shapes with a narrow-phase feature id.
+std::uint64_t contactKey(int shape_a, int shape_b, std::uint32_t feature);
+/// Keys for joint rows and springs: distinct from contact keys.
+std::uint64_t jointKey(int joint, int part);
+std::uint64_t springKey(int spring);
+
+}  // namespace subsim

@@ -1,0 +1,46 @@
+#include "subsim/assembly/body_rows.hpp"
+#include "subsim/assembly/constraint_rows.hpp"
+
+namespace subsim {
+
+TwistRows pointVelocityRows(const Vec3& r, const Vec3* directions, int count) {
+  TwistRows G(count, 6);
+  for (int k = 0; k < count; ++k) {
+    G.row(k).head<3>() = directions[k].transpose();
+    G.row(k).tail<3>() = r.cross(directions[k]).transpose();
+  }
+  return G;
+}
+
+void addBodyRows(StepProblem& problem, const AssemblyContext& ctx, int body, const TwistRows& G,
+                 double sign) {
+  if (body < 0) return;
+  const BodyKind kind = ctx.model.bodies[body].kind;
+  if (kind == BodyKind::Static) return;
+  if (kind == BodyKind::Kinematic) {
+    Vec6 twist;
+    twist << ctx.state.linear_velocity[body], ctx.state.angular_velocity[body];
+    const Constraint& c = problem.constraints.back();
+    for (int k = 0; k < G.rows(); ++k) {
+      const int row = c.row_offset + k;
+      // A soft row lambda = -k e - c (J_a v_a + J_b v_b) with v_b known is -k e' - c J_a v_a with
+      // e' = e + (c / k) J_b v_b: exact, and why soft rows on kinematic bodies need k > 0.
+      const double scale = c.type == ConstraintType::Soft ? problem.soft_c[row] / problem.soft_k[row] : 1.0;
+      problem.e[row] += scale * sign * G.row(k).dot(twist);
+    }
+    return;
+  }
+  const int subsystem = ctx.partition.subsystem_of_body[body];
+  auto J = problem.jacobianFor(subsystem);
+  J.block(0, ctx.partition.offset_in_subsystem[body], G.rows(), 6) += sign * G;
+}
+
+void dropUnattachedConstraint(StepProblem& problem) {
+  const int rows = problem.constraints.back().rows;
+  problem.constraints.pop_back();
+  problem.e.resize(problem.e.size() - rows);
+  problem.soft_k.resize(problem.soft_k.size() - rows);
+  problem.soft_c.resize(problem.soft_c.size() - rows);
+}
+
+}  // namespace subsim

@@ -1,0 +1,29 @@
+#pragma once
+// Writing a constraint's rows for one body, whatever the body's kind.
+#include "subsim/model/model.hpp"
+#include "subsim/model/state.hpp"
+#include "subsim/partition/partition.hpp"
+#include "subsim/problem/step_problem.hpp"
+
+namespace subsim {
+
+/// Up to 6 rows, each acting on a body's world-frame twist [v (centre of mass); omega].
+using TwistRows = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor, 6, 6>;
+
+/// Rows of the point velocity v + omega x r along each direction d_k: [d_k^T, (r x d_k)^T].
+TwistRows pointVelocityRows(const Vec3& r, const Vec3* directions, int count);
+
+struct AssemblyContext {
+  const Model& model;
+  const Partition& partition;
+  const State& state;
+};
+
+/// Adds sign * G to the last added constraint: for a dynamic body into the J block of its
+/// subsystem (at the body's DOF offset); for a kinematic body as the known term
+/// e += sign * G [v; omega] (times c / k on soft rows, whose k and c must be set first); nothing
+/// for a static body or the world (body -1).
+void addBodyRows(StepProblem& problem, const AssemblyContext& ctx, int body, const TwistRows& G,
+                 double sign);
+
+}  // namespace subsim

@@ -1,0 +1,25 @@
+#pragma once
+// Per-kind constraint builders used by the Assembler (one file each).
+#include "subsim/assembly/assembler.hpp"
+#include "subsim/assembly/body_rows.hpp"
+
+namespace subsim {
+
+void addJointConstraints(const AssemblyContext& ctx, int joint, double h, StepProblem& problem);
+void addSpringConstraint(const AssemblyContext& ctx, int spring, double h, StepProblem& problem);
+/// Returns the constraint index.
+int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& contact, double h,
+                         StepProblem& problem);
+
+/// Sets a soft row's k' = h k and c' = h c + h^2 k / 2 (implicit midpoint on the elastic force).
+void setSoftRow(StepProblem& problem, int row, double stiffness, double damping, double h);
+
+/// Removes the last added constraint (one that ended up attached to no subsystem because every
+/// body it touches is immovable).
+void dropUnattachedConstraint(StepProblem& problem);
+
+/// An orthonormal tangent pair for a unit normal, continuous in n except where the reference
+/// axis switches, and identical for identical n (so warm-started friction keeps its meaning).
+void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2);
+
+}  // namespace subsim

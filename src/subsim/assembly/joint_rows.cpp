@@ -1,0 +1,103 @@
+#include <cmath>
+
+#include "subsim/assembly/constraint_rows.hpp"
+#include "subsim/math/so3.hpp"
+
+namespace subsim {
+
+namespace {
+
+Pose poseOf(const AssemblyContext& ctx, int body) {
+  return body < 0 ? Pose() : ctx.state.pose[body];
+}
+
+/// Rows acting on the angular velocity only: [0, d_k^T].
+TwistRows angularRows(const Vec3* directions, int count) {
+  TwistRows G = TwistRows::Zero(count, 6);
+  for (int k = 0; k < count; ++k) G.row(k).tail<3>() = directions[k].transpose();
+  return G;
+}
+
+void dropIfUnattached(StepProblem& problem) {
+  if (problem.constraints.back().num_attachments == 0) dropUnattachedConstraint(problem);
+}
+
+/// Hinge angle of a relative to b about the hinge axis, zero at the rest configuration.
+double hingeAngle(const Joint& j, const Pose& pa, const Pose& pb) {
+  const Quat rel = (pb.orientation.conjugate() * pa.orientation) * j.rest_relative.conjugate();
+  return quatLog(rel).dot(j.axis_b.normalized());
+}
+
+}  // namespace
+
+void addJointConstraints(const AssemblyContext& ctx, int index, double h, StepProblem& problem) {
+  const Joint& j = ctx.model.joints[index];
+  const Pose pa = poseOf(ctx, j.body_a), pb = poseOf(ctx, j.body_b);
+  const Vec3 anchor_a = pa.transformPoint(j.anchor_a);
+  const Vec3 anchor_b = pb.transformPoint(j.anchor_b);
+  const int angular_rows = j.type == JointType::Ball ? 0 : (j.type == JointType::Hinge ? 2 : 3);
+
+  // Point coincidence (3 rows) plus angular rows in one constraint: C = anchor_a - anchor_b and
+  // the angular errors below.  Rigid: bilateral with e = C / h.  Compliant: soft with e = C.
+  const ConstraintType type = j.compliant() ? ConstraintType::Soft : ConstraintType::Bilateral;
+  const int c = problem.addConstraint(type, 3 + angular_rows, 0.0, jointKey(index, 0));
+  const int row = problem.constraints[c].row_offset;
+  if (j.compliant()) {
+    for (int k = 0; k < 3; ++k) setSoftRow(problem, row + k, j.stiffness, j.damping, h);
+    for (int k = 0; k < angular_rows; ++k)
+      setSoftRow(problem, row + 3 + k, j.angular_stiffness, j.angular_damping, h);
+  }
+  const double error_scale = j.compliant() ? 1.0 : 1.0 / h;
+  const Vec3 axes[3] = {Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()};
+  Vec3 ang_dirs[3];
+  Vec3 ang_error = Vec3::Zero();
+  if (j.type == JointType::Hinge) {
+    // Keep the two hinge axes aligned: C_k = -(a_w x b_w) . t_k for two directions t_k normal to
+    // the axis, with dC_k/dt = (omega_a - omega_b) . t_k.
+    const Vec3 aw = pa.rotate(j.axis_a).normalized();
+    const Vec3 bw = pb.rotate(j.axis_b).normalized();
+    tangentBasis(aw, ang_dirs[0], ang_dirs[1]);
+    const Vec3 mis = aw.cross(bw);
+    ang_error = Vec3(-mis.dot(ang_dirs[0]), -mis.dot(ang_dirs[1]), 0.0);
+  } else if (j.type == JointType::Weld) {
+    // Orientation error C = phi of a from its welded target (b's orientation times the rest
+    // offset), with dC/dt = omega_a - omega_b to first order.
+    const Vec3 phi = quatLog(pa.orientation * (pb.orientation * j.rest_relative).conjugate());
+    for (int k = 0; k < 3; ++k) ang_dirs[k] = axes[k];
+    ang_error = phi;
+  }
+  TwistRows Ga = TwistRows::Zero(3 + angular_rows, 6);
+  TwistRows Gb = TwistRows::Zero(3 + angular_rows, 6);
+  Ga.topRows(3) = pointVelocityRows(anchor_a - pa.position, axes, 3);
+  Gb.topRows(3) = pointVelocityRows(anchor_b - pb.position, axes, 3);
+  if (angular_rows > 0) {
+    Ga.bottomRows(angular_rows) = angularRows(ang_dirs, angular_rows);
+    Gb.bottomRows(angular_rows) = angularRows(ang_dirs, angular_rows);
+  }
+  addBodyRows(problem, ctx, j.body_a, Ga, 1.0);
+  addBodyRows(problem, ctx, j.body_b, Gb, -1.0);
+  const Vec3 C = anchor_a - anchor_b;
+  for (int k = 0; k < 3; ++k) problem.e[row + k] += C[k] * error_scale;
+  for (int k = 0; k < angular_rows; ++k) problem.e[row + 3 + k] += ang_error[k] * error_scale;
+  dropIfUnattached(problem);
+
+  if (j.type != JointType::Hinge || !j.limited) return;
+  // Hinge limits: unilateral rows on theta - lower >= 0 and upper - theta >= 0 with
+  // dtheta/dt = a_w . (omega_a - omega_b), added only near the limit.
+  const double theta = hingeAngle(j, pa, pb);
+  const Vec3 aw = pa.rotate(j.axis_a).normalized();
+  const double near = 0.2;  // rad: rows farther than this from a limit would stay open
+  const double sides[2] = {theta - j.lower, j.upper - theta};
+  for (int side = 0; side < 2; ++side) {
+    if (sides[side] > near) continue;
+    const double sign = side == 0 ? 1.0 : -1.0;
+    const Vec3 dir = sign * aw;
+    problem.addConstraint(ConstraintType::Unilateral, 1, 0.0, jointKey(index, 1 + side));
+    addBodyRows(problem, ctx, j.body_a, angularRows(&dir, 1), 1.0);
+    addBodyRows(problem, ctx, j.body_b, angularRows(&dir, 1), -1.0);
+    problem.e[problem.constraints.back().row_offset] += sides[side] / h;
+    dropIfUnattached(problem);
+  }
+}
+
+}  // namespace subsim

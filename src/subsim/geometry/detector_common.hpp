@@ -1,0 +1,28 @@
+#pragma once
+// Internal to the collision detectors: the narrow-phase step they share, so that both produce
+// exactly the same points for the same pair.
+#include <vector>
+
+#include "subsim/geometry/collision_detector.hpp"
+#include "subsim/geometry/narrow_phase.hpp"
+
+namespace subsim::detail {
+
+/// Two immovable objects never need contact (nothing can respond to it).
+inline bool eitherMovable(const CollisionObject& a, const CollisionObject& b) {
+  return a.movable || b.movable;
+}
+
+/// Narrow phase of objects a < b with the sum of their margins, appended to `out` with
+/// object_a = a so that normals point from b towards a.
+inline void appendPairContacts(const std::vector<CollisionObject>& objects, int a, int b,
+                               ContactManifold& manifold, std::vector<ContactPoint>& out) {
+  const CollisionObject& oa = objects[static_cast<std::size_t>(a)];
+  const CollisionObject& ob = objects[static_cast<std::size_t>(b)];
+  collideShapes(oa.shape, oa.pose, ob.shape, ob.pose, oa.margin + ob.margin, manifold);
+  for (int i = 0; i < manifold.count; ++i) {
+    out.push_back(ContactPoint{a, b, manifold.points[static_cast<std::size_t>(i)]});
+  }
+}
+
+}  // namespace subsim::detail

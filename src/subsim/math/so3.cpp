@@ -1,0 +1,30 @@
+#include "subsim/math/so3.hpp"
+
+#include <cmath>
+
+namespace subsim {
+
+Quat quatExp(const Vec3& phi) {
+  const double angle = phi.norm();
+  const double half = 0.5 * angle;
+  // sin(x)/x by its Taylor series near zero keeps the map smooth and exactly unit length.
+  const double sinc_half = angle < 1e-8 ? 0.5 - angle * angle / 48.0 : std::sin(half) / angle;
+  Quat q(std::cos(half), sinc_half * phi.x(), sinc_half * phi.y(), sinc_half * phi.z());
+  return q.normalized();
+}
+
+Vec3 quatLog(const Quat& q_in) {
+  Quat q = q_in;
+  if (q.w() < 0.0) q.coeffs() = -q.coeffs();  // shortest rotation
+  const Vec3 v = q.vec();
+  const double s = v.norm();
+  if (s < 1e-12) return 2.0 * v;
+  const double angle = 2.0 * std::atan2(s, q.w());
+  return (angle / s) * v;
+}
+
+Quat integrateRotation(const Quat& q, const Vec3& w_world, double h) {
+  return (quatExp(h * w_world) * q).normalized();
+}
+
+}  // namespace subsim

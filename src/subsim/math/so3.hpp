@@ -1,0 +1,24 @@
+#pragma once
+// SO(3) helpers: skew matrices and the exponential / logarithm maps on unit quaternions.
+#include "subsim/math/types.hpp"
+
+namespace subsim {
+
+/// [w]x such that skew(w) * v == w.cross(v).
+inline Mat3 skew(const Vec3& w) {
+  Mat3 s;
+  s << 0.0, -w.z(), w.y(), w.z(), 0.0, -w.x(), -w.y(), w.x(), 0.0;
+  return s;
+}
+
+/// Unit quaternion of the rotation vector phi (angle |phi| about phi/|phi|); exact for all angles.
+Quat quatExp(const Vec3& phi);
+
+/// Rotation vector of a unit quaternion, angle in [0, pi].
+Vec3 quatLog(const Quat& q);
+
+/// Orientation after rotating for time h at constant world-frame angular velocity w:
+/// q_{k+1} = exp(h w) q_k (the SE(3) exponential's rotation part, left-multiplied for world w).
+Quat integrateRotation(const Quat& q, const Vec3& w_world, double h);
+
+}  // namespace subsim

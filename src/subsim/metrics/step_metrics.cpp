@@ -1,0 +1,81 @@
+#include "subsim/metrics/step_metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "subsim/problem/constraint_operator.hpp"
+
+namespace subsim {
+
+double accuracyOf(double residual) { return residual > 1e-16 ? -std::log10(residual) : 16.0; }
+
+namespace {
+
+/// out_j = sum_i J_ij v_i for constraint j (c.rows values).
+void constraintVelocity(const StepProblem& p, const Constraint& c, const VecX& v, double* out) {
+  for (int r = 0; r < c.rows; ++r) out[r] = 0.0;
+  for (int q = 0; q < c.num_attachments; ++q) {
+    const Attachment& a = p.attachments[c.first_attachment + q];
+    const VecX Jv = p.J(a) * v.segment(p.subsystems[a.subsystem].dof_offset, a.dof);
+    for (int r = 0; r < c.rows; ++r) out[r] += Jv[r];
+  }
+}
+
+/// J^T lambda stacked over all subsystems.
+VecX jacobianTransposeTimes(const StepProblem& p, const VecX& lambda) {
+  VecX out = VecX::Zero(p.numDof());
+  for (const Constraint& c : p.constraints)
+    for (int q = 0; q < c.num_attachments; ++q) {
+      const Attachment& a = p.attachments[c.first_attachment + q];
+      out.segment(p.subsystems[a.subsystem].dof_offset, a.dof) +=
+          p.J(a).transpose() * lambda.segment(c.row_offset, c.rows);
+    }
+  return out;
+}
+
+}  // namespace
+
+StepMetrics evaluateStep(const StepProblem& p, const StepSolution& sol) {
+  StepMetrics m;
+  m.constraints = p.numConstraints();
+  m.contacts = p.numContacts();
+  const VecX JTl = jacobianTransposeTimes(p, sol.lambda);
+  VecX v_star(p.numDof());
+  for (int i = 0; i < p.numSubsystems(); ++i) {
+    const Subsystem& s = p.subsystems[i];
+    const VecX rhs = p.bBlock(i) + JTl.segment(s.dof_offset, s.dof);
+    v_star.segment(s.dof_offset, s.dof) = p.A(i).llt().solve(rhs);
+    const VecX dyn = p.A(i) * sol.vhat.segment(s.dof_offset, s.dof) - rhs;
+    m.dynamics_residual = std::max(m.dynamics_residual, dyn.norm());
+  }
+  double sum_al = 0.0, sum_fb = 0.0;
+  double jv[6], jv_solver[6], s[6], t[6];
+  for (const Constraint& c : p.constraints) {
+    const double* l = sol.lambda.data() + c.row_offset;
+    const double* e = p.e.data() + c.row_offset;
+    constraintVelocity(p, c, v_star, jv);
+    for (int r = 0; r < c.rows; ++r) s[r] = jv[r] - l[r];
+    resolveConstraint(c, s, 1.0, e, p.soft_k.data() + c.row_offset, p.soft_c.data() + c.row_offset,
+                      t);
+    for (int r = 0; r < c.rows; ++r) sum_al += (l[r] - t[r]) * (l[r] - t[r]);
+    if (c.type == ConstraintType::Contact) {
+      const double gn = jv[0] + e[0];
+      const double phi_n = l[0] + gn - std::sqrt(l[0] * l[0] + gn * gn);
+      const Eigen::Vector2d lt(l[1], l[2]);
+      const Eigen::Vector2d arg = lt - Eigen::Vector2d(jv[1] + e[1], jv[2] + e[2]);
+      const double radius = c.mu * std::max(l[0], 0.0);
+      const Eigen::Vector2d proj = arg.norm() > radius ? Eigen::Vector2d(arg * (radius / arg.norm())) : arg;
+      sum_fb += phi_n * phi_n + (lt - proj).squaredNorm();
+    }
+    if (c.type == ConstraintType::Bilateral) {
+      constraintVelocity(p, c, sol.vhat, jv_solver);
+      for (int r = 0; r < c.rows; ++r)
+        m.bilateral_residual = std::max(m.bilateral_residual, std::abs(jv_solver[r] + e[r]));
+    }
+  }
+  if (m.constraints > 0) m.constraint_residual = std::sqrt(sum_al) / m.constraints;
+  if (m.contacts > 0) m.contact_fb_residual = std::sqrt(sum_fb) / m.contacts;
+  return m;
+}
+
+}  // namespace subsim

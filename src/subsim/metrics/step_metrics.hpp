@@ -1,0 +1,35 @@
+#pragma once
+// One metric module that judges every solver from (problem, solution) alone (ARCHITECTURE.md).
+//
+// constraint_residual (the AL paper, section 6, the papers' "AA" as -log10):
+//   1. vhat* = A^{-1} (b + J^T lambda) per subsystem (dynamics residual zero by construction);
+//   2. per constraint z_j = J_j vhat* - lambda_j + T(lambda_j - J_j vhat* - e_j) with the closed-form
+//      operator T at beta = 1 (strict cone for contacts; problem/constraint_operator.hpp);
+//   3. sqrt(sum_j ||J_j vhat* - z_j||^2) / (number of constraints).
+//   lambda is in N s and J vhat in m/s, mixed at beta = 1 exactly as in the paper.
+// contact_fb_residual (the ICRA paper's Fischer-Burmeister contact error), with the same vhat* and
+//   g = J vhat* + e per contact [n, t1, t2]:
+//   phi_n = lambda_n + g_n - sqrt(lambda_n^2 + g_n^2)                        (normal FB)
+//   phi_t = lambda_t - Proj_{||.|| <= mu lambda_n}(lambda_t - g_t)           (friction natural map)
+//   sqrt(sum_contacts phi_n^2 + ||phi_t||^2) / (number of contacts).
+// dynamics_residual: max_i ||A_i vhat_i - b_i - sum_j J_ij^T lambda_j|| with the solver's vhat.
+// bilateral_residual: max over bilateral rows |J vhat + e| with the solver's vhat (m/s).
+#include "subsim/problem/step_problem.hpp"
+
+namespace subsim {
+
+struct StepMetrics {
+  int constraints = 0;
+  int contacts = 0;
+  double constraint_residual = 0.0;
+  double contact_fb_residual = 0.0;
+  double dynamics_residual = 0.0;
+  double bilateral_residual = 0.0;
+};
+
+StepMetrics evaluateStep(const StepProblem& problem, const StepSolution& solution);
+
+/// -log10 of a residual, the papers' accuracy figure (higher is better); 16 for an exact zero.
+double accuracyOf(double residual);
+
+}  // namespace subsim

@@ -1,0 +1,236 @@
+#include "subsim/model/model.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "subsim/model/state.hpp"
+
+namespace subsim {
+
+const char* bodyKindName(BodyKind kind) {
+  switch (kind) {
+    case BodyKind::Dynamic: return "dynamic";
+    case BodyKind::Static: return "static";
+    case BodyKind::Kinematic: return "kinematic";
+  }
+  return "unknown";
+}
+
+const char* jointTypeName(JointType type) {
+  switch (type) {
+    case JointType::Ball: return "ball";
+    case JointType::Hinge: return "hinge";
+    case JointType::Weld: return "weld";
+  }
+  return "unknown";
+}
+
+Body namedBody(std::string name, BodyKind kind, double mass) {
+  Body b;
+  b.name = std::move(name);
+  b.kind = kind;
+  b.mass = mass;
+  return b;
+}
+
+int Model::addBody(Body body) {
+  body.shapes.clear();
+  bodies.push_back(std::move(body));
+  return static_cast<int>(bodies.size()) - 1;
+}
+
+int Model::addShape(int body, const Shape& shape, const Pose& local_pose, double mu) {
+  BodyShape s;
+  s.body = body;
+  s.shape = shape;
+  s.local_pose = local_pose;
+  s.mu = mu;
+  shapes.push_back(s);
+  const int index = static_cast<int>(shapes.size()) - 1;
+  bodies.at(body).shapes.push_back(index);
+  return index;
+}
+
+namespace {
+Pose initialPoseOf(const Model& m, int body) {
+  return body < 0 ? Pose() : m.bodies.at(body).initial_pose;
+}
+}  // namespace
+
+int Model::addJointAtWorld(JointType type, int body_a, int body_b, const Vec3& anchor_world,
+                           const Vec3& axis_world) {
+  const Pose pa = initialPoseOf(*this, body_a);
+  const Pose pb = initialPoseOf(*this, body_b);
+  Joint j;
+  j.type = type;
+  j.body_a = body_a;
+  j.body_b = body_b;
+  j.anchor_a = pa.inverseTransformPoint(anchor_world);
+  j.anchor_b = pb.inverseTransformPoint(anchor_world);
+  j.axis_a = pa.orientation.conjugate() * axis_world.normalized();
+  j.axis_b = pb.orientation.conjugate() * axis_world.normalized();
+  j.rest_relative = (pb.orientation.conjugate() * pa.orientation).normalized();
+  joints.push_back(j);
+  return static_cast<int>(joints.size()) - 1;
+}
+
+int Model::addSpring(Spring spring) {
+  springs.push_back(std::move(spring));
+  return static_cast<int>(springs.size()) - 1;
+}
+
+int Model::findBody(const std::string& n) const {
+  for (size_t i = 0; i < bodies.size(); ++i)
+    if (bodies[i].name == n) return static_cast<int>(i);
+  return -1;
+}
+
+double Model::frictionBetween(int shape_a, int shape_b) const {
+  const int ba = shapes[shape_a].body, bb = shapes[shape_b].body;
+  for (const FrictionPair& p : friction_pairs)
+    if ((p.body_a == ba && p.body_b == bb) || (p.body_a == bb && p.body_b == ba)) return p.mu;
+  return std::sqrt(shapes[shape_a].mu * shapes[shape_b].mu);
+}
+
+bool Model::jointsAllowCollision(int body_a, int body_b) const {
+  for (const Joint& j : joints) {
+    const bool joins = (j.body_a == body_a && j.body_b == body_b) ||
+                       (j.body_a == body_b && j.body_b == body_a);
+    if (joins && !j.collide_connected) return false;
+  }
+  return true;
+}
+
+namespace {
+
+[[noreturn]] void fail(const std::string& field, const std::string& expected) {
+  throw std::invalid_argument(field + ": " + expected);
+}
+
+std::string at(const char* list, size_t i, const char* field) {
+  std::ostringstream s;
+  s << list << "[" << i << "]." << field;
+  return s.str();
+}
+
+bool finite(const Vec3& v) { return v.allFinite(); }
+
+void checkBodyIndex(const Model& m, int body, const std::string& field, bool world_allowed) {
+  if (body == -1 && world_allowed) return;
+  if (body < 0 || body >= static_cast<int>(m.bodies.size()))
+    fail(field, "expected the index of a body");
+}
+
+}  // namespace
+
+void Model::validate() const {
+  if (!(dt > 0.0) || !std::isfinite(dt)) fail("dt", "expected a positive time step in seconds");
+  if (!finite(gravity)) fail("gravity", "expected three finite numbers");
+  if (!(contact.margin >= 0.0)) fail("contact.margin", "expected a non-negative distance");
+  if (!(contact.erp >= 0.0 && contact.erp <= 1.0)) fail("contact.erp", "expected 0 <= erp <= 1");
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    const Body& b = bodies[i];
+    if (b.kind == BodyKind::Dynamic) {
+      if (!(b.mass > 0.0) || !std::isfinite(b.mass)) fail(at("bodies", i, "mass"), "expected a positive mass in kg");
+      if (!b.inertia.allFinite() || (b.inertia - b.inertia.transpose()).norm() > 1e-12 * b.inertia.norm())
+        fail(at("bodies", i, "inertia"), "expected a finite symmetric matrix");
+      Eigen::SelfAdjointEigenSolver<Mat3> eig(b.inertia);
+      if (!(eig.eigenvalues().minCoeff() > 0.0))
+        fail(at("bodies", i, "inertia"), "expected a positive definite inertia");
+    }
+    if (!finite(b.initial_pose.position)) fail(at("bodies", i, "position"), "expected three finite numbers");
+    if (!b.initial_pose.orientation.coeffs().allFinite() ||
+        std::abs(b.initial_pose.orientation.norm() - 1.0) > 1e-6)
+      fail(at("bodies", i, "orientation"), "expected a unit quaternion [w, x, y, z]");
+    if (!finite(b.initial_linear_velocity)) fail(at("bodies", i, "velocity"), "expected three finite numbers");
+    if (!finite(b.initial_angular_velocity))
+      fail(at("bodies", i, "angular_velocity"), "expected three finite numbers");
+  }
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const BodyShape& s = shapes[i];
+    checkBodyIndex(*this, s.body, at("shapes", i, "body"), false);
+    if (!(s.mu >= 0.0) || !std::isfinite(s.mu)) fail(at("shapes", i, "mu"), "expected a friction coefficient >= 0");
+    const Shape& g = s.shape;
+    const bool round = g.type == ShapeType::Sphere || g.type == ShapeType::Capsule ||
+                       g.type == ShapeType::Cylinder;
+    if (round && !(g.radius > 0.0 && std::isfinite(g.radius)))
+      fail(at("shapes", i, "radius"), "expected a positive radius in m");
+    if ((g.type == ShapeType::Capsule || g.type == ShapeType::Cylinder) &&
+        !(g.half_length > 0.0 && std::isfinite(g.half_length)))
+      fail(at("shapes", i, "length"), "expected a positive length in m");
+    if (g.type == ShapeType::Box && !(g.half_extents.minCoeff() > 0.0 && g.half_extents.allFinite()))
+      fail(at("shapes", i, "size"), "expected three positive lengths in m");
+    if (g.type == ShapeType::Plane && bodies[s.body].kind == BodyKind::Dynamic)
+      fail(at("shapes", i, "type"), "a plane is unbounded: it may only belong to a static or kinematic body");
+  }
+  for (size_t i = 0; i < joints.size(); ++i) {
+    const Joint& j = joints[i];
+    checkBodyIndex(*this, j.body_a, at("joints", i, "a"), false);
+    checkBodyIndex(*this, j.body_b, at("joints", i, "b"), true);
+    if (j.body_a == j.body_b) fail(at("joints", i, "b"), "expected two different bodies");
+    if (j.limited && !(j.lower <= j.upper)) fail(at("joints", i, "limits"), "expected lower <= upper");
+    if (!(j.stiffness >= 0.0) || !(j.damping >= 0.0) || !(j.angular_stiffness >= 0.0) ||
+        !(j.angular_damping >= 0.0) || !std::isfinite(j.stiffness + j.damping +
+                                                      j.angular_stiffness + j.angular_damping))
+      fail(at("joints", i, "stiffness"), "expected non-negative finite stiffness and damping");
+    if (j.compliant() && j.type != JointType::Ball && !(j.angular_stiffness > 0.0))
+      fail(at("joints", i, "angular_stiffness"),
+           "expected a positive angular stiffness for a compliant hinge or weld");
+    if (j.compliant() && j.limited)
+      fail(at("joints", i, "limits"), "limits are supported on rigid hinges only");
+    if (j.type == JointType::Hinge && (j.axis_a.norm() < 1e-9 || j.axis_b.norm() < 1e-9))
+      fail(at("joints", i, "axis"), "expected a non-zero axis");
+  }
+  for (size_t i = 0; i < springs.size(); ++i) {
+    const Spring& s = springs[i];
+    checkBodyIndex(*this, s.body_a, at("springs", i, "a"), true);
+    checkBodyIndex(*this, s.body_b, at("springs", i, "b"), true);
+    if (!(s.stiffness >= 0.0) || !(s.damping >= 0.0) || !(s.rest_length >= 0.0))
+      fail(at("springs", i, "stiffness"), "expected non-negative stiffness, damping and rest length");
+    for (int b : {s.body_a, s.body_b})
+      if (b >= 0 && bodies[b].kind == BodyKind::Kinematic && !(s.stiffness > 0.0))
+        fail(at("springs", i, "stiffness"),
+             "a spring on a kinematic body needs a positive stiffness (its known velocity enters "
+             "the damping through e)");
+  }
+}
+
+void massPropertiesOf(const Shape& shape, double density, double& mass, Mat3& inertia) {
+  mass = density * shape.volume();
+  inertia = shape.unitDensityInertia(mass);
+}
+
+State State::initial(const Model& model) {
+  State s;
+  const size_t n = model.bodies.size();
+  s.pose.resize(n);
+  s.linear_velocity.resize(n);
+  s.angular_velocity.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Body& b = model.bodies[i];
+    s.pose[i] = b.kind == BodyKind::Kinematic ? b.trajectory.pose(0.0) : b.initial_pose;
+    s.linear_velocity[i] = b.initial_linear_velocity;
+    s.angular_velocity[i] = b.initial_angular_velocity;
+  }
+  return s;
+}
+
+std::uint64_t State::hash() const {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](double x) {
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(&x);
+    for (size_t k = 0; k < sizeof(double); ++k) h = (h ^ p[k]) * 1099511628211ull;
+  };
+  mix(time);
+  for (size_t i = 0; i < pose.size(); ++i) {
+    for (int k = 0; k < 3; ++k) mix(pose[i].position[k]);
+    for (int k = 0; k < 4; ++k) mix(pose[i].orientation.coeffs()[k]);
+    for (int k = 0; k < 3; ++k) mix(linear_velocity[i][k]);
+    for (int k = 0; k < 3; ++k) mix(angular_velocity[i][k]);
+  }
+  return h;
+}
+
+}  // namespace subsim

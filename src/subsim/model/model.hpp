@@ -1,0 +1,133 @@
+#pragma once
+// The Model: everything that stays constant during a run (bodies, shapes, joints, springs,
+// materials, settings).  All mutable data lives in State and in solver workspaces.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "subsim/geometry/shape.hpp"
+#include "subsim/model/kinematic_trajectory.hpp"
+
+namespace subsim {
+
+enum class BodyKind : std::uint8_t { Dynamic, Static, Kinematic };
+
+const char* bodyKindName(BodyKind kind);
+
+struct Body {
+  std::string name;
+  BodyKind kind = BodyKind::Dynamic;
+  double mass = 0.0;                     // kg (dynamic bodies)
+  Mat3 inertia = Mat3::Zero();           // kg m^2 about the centre of mass, body frame
+  Pose initial_pose;                     // of the centre of mass frame
+  Vec3 initial_linear_velocity = Vec3::Zero();   // m/s, world
+  Vec3 initial_angular_velocity = Vec3::Zero();  // rad/s, world
+  KinematicTrajectory trajectory;        // kinematic bodies
+  std::vector<int> shapes;               // indices into Model::shapes (filled by addShape)
+};
+
+/// A body with a name, kind and mass; everything else at its default.
+Body namedBody(std::string name, BodyKind kind, double mass = 0.0);
+
+/// A shape attached to a body.  Two shapes may collide when
+/// (a.group & b.mask) && (b.group & a.mask), their bodies are not joined by a joint (unless the
+/// joint says so) and at least one of them is dynamic.
+struct BodyShape {
+  int body = -1;
+  Shape shape;
+  Pose local_pose;      // shape frame in the body frame
+  double mu = 0.5;      // friction coefficient of this shape's material
+  std::uint32_t group = 1;
+  std::uint32_t mask = 0xffffffffu;
+};
+
+enum class JointType : std::uint8_t { Ball, Hinge, Weld };
+
+const char* jointTypeName(JointType type);
+
+/// A joint between body a and body b (b = -1: the world).  Anchors and axes are given in each
+/// body's frame; at the initial poses they coincide in the world.
+struct Joint {
+  std::string name;
+  JointType type = JointType::Ball;
+  int body_a = -1;
+  int body_b = -1;
+  Vec3 anchor_a = Vec3::Zero();
+  Vec3 anchor_b = Vec3::Zero();
+  Vec3 axis_a = Vec3::UnitZ();  // hinge axis in a's frame
+  Vec3 axis_b = Vec3::UnitZ();  // hinge axis in b's frame
+  Quat rest_relative = Quat::Identity();  // q_b^-1 q_a at rest (hinge angle zero, weld)
+  bool limited = false;         // hinge angle limits
+  double lower = 0.0, upper = 0.0;  // rad
+  bool collide_connected = false;   // let the two joined bodies collide
+  /// Compliance: a joint with stiffness > 0 is soft (lambda = -k e - c J vhat per row) instead of
+  /// hard.  Linear rows use stiffness (N/m) and damping (N s/m), angular rows angular_stiffness
+  /// (N m/rad) and angular_damping (N m s/rad); both stiffnesses must then be positive.  This is how
+  /// an impedance-controlled drive or a flexible mount is modelled.
+  double stiffness = 0.0;
+  double damping = 0.0;
+  double angular_stiffness = 0.0;
+  double angular_damping = 0.0;
+  bool compliant() const { return stiffness > 0.0; }
+};
+
+/// A linear spring-damper between a point of body a and a point of body b (b = -1: world).
+struct Spring {
+  std::string name;
+  int body_a = -1;
+  int body_b = -1;
+  Vec3 point_a = Vec3::Zero();  // body frame (world frame when the body is -1)
+  Vec3 point_b = Vec3::Zero();
+  double stiffness = 0.0;    // N/m
+  double damping = 0.0;      // N s/m
+  double rest_length = 0.0;  // m
+};
+
+/// A friction coefficient for a pair of bodies that overrides the shapes' combination.
+struct FrictionPair {
+  int body_a = -1;
+  int body_b = -1;
+  double mu = 0.0;
+};
+
+struct ContactSettings {
+  /// Contacts are generated while the gap is below margin + how far the pair can close in one step
+  /// (speculative contacts), so the constraint J vhat + gap / h >= 0 prevents penetration.
+  double margin = 1e-3;  // m
+  /// Penetration that does occur is removed at rate erp per step: e = erp * gap / h for gap < 0.
+  double erp = 0.2;
+};
+
+struct Model {
+  std::string name = "unnamed";
+  double dt = 0.01;
+  Vec3 gravity = Vec3(0.0, 0.0, -9.81);
+  ContactSettings contact;
+  std::vector<Body> bodies;
+  std::vector<BodyShape> shapes;
+  std::vector<Joint> joints;
+  std::vector<Spring> springs;
+  std::vector<FrictionPair> friction_pairs;
+
+  int addBody(Body body);
+  int addShape(int body, const Shape& shape, const Pose& local_pose = Pose(), double mu = 0.5);
+  /// A joint whose anchor (and axis) is given once in world coordinates at the initial poses.
+  int addJointAtWorld(JointType type, int body_a, int body_b, const Vec3& anchor_world,
+                      const Vec3& axis_world = Vec3::UnitZ());
+  int addSpring(Spring spring);
+  int findBody(const std::string& name) const;  // -1 if absent
+
+  /// Friction coefficient of a contact between two shapes: a FrictionPair for their bodies if
+  /// one exists, else the geometric mean of the shapes' coefficients.
+  double frictionBetween(int shape_a, int shape_b) const;
+  /// True when the model lets the two bodies' shapes collide (joint filtering).
+  bool jointsAllowCollision(int body_a, int body_b) const;
+
+  /// Throws std::invalid_argument naming the first invalid field ("bodies[3].mass: ...").
+  void validate() const;
+};
+
+/// Mass and body-frame inertia of a dynamic body of uniform density `density` made of `shape`.
+void massPropertiesOf(const Shape& shape, double density, double& mass, Mat3& inertia);
+
+}  // namespace subsim

@@ -1,0 +1,44 @@
+#pragma once
+// The closed-form constraint operator shared by SubADMM's z-step and the accuracy metric.
+//
+// For a constraint j attached to subsystems i in S_j with penalties beta_i, ADMM's z-row
+// beta_i z_ij = y_ij + lambda_j (ICRA eq. 16, journal eqs. 35-38) has a closed-form solution in
+// terms of  s = sum_i y_ij / beta_i  and  w = sum_i 1 / beta_i :
+//   bilateral   lambda = -(s + e) / w
+//   unilateral  lambda = max(0, -(s + e) / w)                       per row
+//   soft        lambda = -(c s + k e) / (1 + c w)                   per row (lambda = -k e - c J v)
+//   contact     lambda = Pi_strict(-(s + e) / w)                    (AL paper 16-17)
+// With beta = 1 and u = -lambda the same operator evaluated at s = J vhat - lambda, w = 1 is the
+// AL paper's T used by its accuracy metric (section 6).
+#include "subsim/problem/cone_projection.hpp"
+#include "subsim/problem/step_problem.hpp"
+
+namespace subsim {
+
+/// Writes lambda (c.rows values) from s (c.rows values) and w; e, k, damping point at the
+/// constraint's first row in StepProblem::e, soft_k, soft_c.
+inline void resolveConstraint(const Constraint& c, const double* s, double w, const double* e,
+                              const double* k, const double* damping, double* lambda) {
+  switch (c.type) {
+    case ConstraintType::Bilateral:
+      for (int r = 0; r < c.rows; ++r) lambda[r] = -(s[r] + e[r]) / w;
+      return;
+    case ConstraintType::Unilateral:
+      for (int r = 0; r < c.rows; ++r) lambda[r] = std::max(0.0, -(s[r] + e[r]) / w);
+      return;
+    case ConstraintType::Soft:
+      for (int r = 0; r < c.rows; ++r)
+        lambda[r] = -(damping[r] * s[r] + k[r] * e[r]) / (1.0 + damping[r] * w);
+      return;
+    case ConstraintType::Contact: {
+      const Vec3 star(-(s[0] + e[0]) / w, -(s[1] + e[1]) / w, -(s[2] + e[2]) / w);
+      const Vec3 l = projectConeStrict(star, c.mu);
+      lambda[0] = l[0];
+      lambda[1] = l[1];
+      lambda[2] = l[2];
+      return;
+    }
+  }
+}
+
+}  // namespace subsim

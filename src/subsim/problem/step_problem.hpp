@@ -1,0 +1,121 @@
+#pragma once
+// The StepProblem: one time step reduced to the shape every solver reads (ARCHITECTURE.md).
+//
+//   A_i vhat_i = b_i + sum_j J_ij^T lambda_j      for every subsystem i (A_i SPD)
+//   (J_j vhat + e_j, lambda_j) in S_j             for every constraint j
+//
+// Units: lambda is an impulse (N s); vhat is the midpoint velocity (v_k + v_{k+1}) / 2, so a rigid
+// body's block is A = 2 M and b = 2 M v_k + h f_k.  Plain data: it knows neither the model nor
+// the solvers.  Storage is flat and reused across steps (clear() keeps capacity), so assembling
+// a problem of the same size twice does not allocate.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "subsim/math/types.hpp"
+
+namespace subsim {
+
+enum class ConstraintType : std::uint8_t {
+  Bilateral,   // equality, lambda free: joints, welds, interfaces, no-slip
+  Unilateral,  // 0 <= lambda  _|_  J vhat + e >= 0, per row: joint limits
+  Soft,        // lambda = -k e - c J vhat, per row: springs, rods, compliant joints
+  Contact,     // 3 rows [n, t1, t2], Signorini-Coulomb with friction mu
+};
+
+const char* constraintTypeName(ConstraintType type);
+
+/// A subsystem: n DOF; A_i is n x n column-major at a_offset in StepProblem::a_data;
+/// b_i (and vhat_i in a solution) at dof_offset.
+struct Subsystem {
+  int dof = 0;
+  int dof_offset = 0;
+  int a_offset = 0;
+};
+
+/// J_ij: the rows of one constraint acting on one subsystem, rows x dof, row-major at j_offset in
+/// StepProblem::jacobian_data.
+struct Attachment {
+  int subsystem = 0;
+  int rows = 0;  // the constraint's row count
+  int dof = 0;   // the subsystem's DOF
+  int j_offset = 0;
+};
+
+struct Constraint {
+  ConstraintType type = ConstraintType::Bilateral;
+  int rows = 0;        // 1..6; a contact has 3
+  int row_offset = 0;  // into e, soft_k, soft_c and lambda
+  int first_attachment = 0;
+  int num_attachments = 0;
+  double mu = 0.0;         // contact friction coefficient
+  std::uint64_t key = 0;   // persistent identity across steps for warm start (0: none)
+};
+
+using RowMajorMatX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+struct StepProblem {
+  double dt = 0.0;
+  std::vector<Subsystem> subsystems;
+  std::vector<double> a_data;  // all A_i blocks
+  std::vector<double> b;       // stacked b_i, length numDof()
+  std::vector<Constraint> constraints;
+  std::vector<Attachment> attachments;  // contiguous per constraint
+  std::vector<double> jacobian_data;
+  std::vector<double> e;       // per row: the constraint error term of J vhat + e
+  std::vector<double> soft_k;  // per row, soft rows only (N s per m of e, already times h)
+  std::vector<double> soft_c;  // per row, soft rows only (N s per m/s of J vhat)
+
+  int numDof() const { return static_cast<int>(b.size()); }
+  int numRows() const { return static_cast<int>(e.size()); }
+  int numSubsystems() const { return static_cast<int>(subsystems.size()); }
+  int numConstraints() const { return static_cast<int>(constraints.size()); }
+  int numContacts() const;
+
+  /// Empties the problem, keeping every buffer's capacity.
+  void clear();
+
+  /// Appends a subsystem with A_i = 0 and b_i = 0; returns its index.
+  int addSubsystem(int dof);
+  Eigen::Map<MatX> A(int subsystem);
+  Eigen::Map<const MatX> A(int subsystem) const;
+  Eigen::Map<VecX> bBlock(int subsystem);
+  Eigen::Map<const VecX> bBlock(int subsystem) const;
+
+  /// Appends a constraint with e = 0 (and k = c = 0); returns its index.
+  int addConstraint(ConstraintType type, int rows, double mu = 0.0, std::uint64_t key = 0);
+  /// The J block of the last added constraint on `subsystem`, created zero on first use (a
+  /// constraint touching one subsystem twice, e.g. two bodies of one subsystem, gets one block).
+  Eigen::Map<RowMajorMatX> jacobianFor(int subsystem);
+  Eigen::Map<const RowMajorMatX> J(const Attachment& attachment) const;
+  Eigen::Map<RowMajorMatX> J(const Attachment& attachment);
+
+  /// Checks internal consistency (sizes, offsets, symmetry/finite values); returns an empty
+  /// string when valid, else a description of the first defect.
+  std::string check() const;
+};
+
+/// What a solver returns besides vhat and lambda.
+struct SolveStats {
+  int iterations = 0;
+  double residual = 0.0;         // the solver's own stopping residual (see residual_name)
+  const char* residual_name = "";
+  bool converged = false;
+  double solve_ms = 0.0;
+  std::vector<double> residual_history;  // filled only when SolverSettings::record_history
+};
+
+/// Solution of a StepProblem; on entry to a solver it also carries the warm start: lambda mapped
+/// by constraint key, and a vhat guess (the World passes the current velocities).  A part whose
+/// size does not fit the problem is ignored.
+struct StepSolution {
+  VecX vhat;
+  VecX lambda;
+  SolveStats stats;
+
+  bool fits(const StepProblem& problem) const {
+    return vhat.size() == problem.numDof() && lambda.size() == problem.numRows();
+  }
+};
+
+}  // namespace subsim

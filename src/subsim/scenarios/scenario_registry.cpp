@@ -1,0 +1,115 @@
+#include <cmath>
+#include <sstream>
+
+#include "subsim/scenarios/scenario.hpp"
+
+namespace subsim {
+
+const std::vector<Scenario>& builtinScenarios() {
+  static const std::vector<Scenario> scenarios = {
+      {"granular",
+       "spheres (r 1 cm, 4 g) in an open box stirred by a driven rod on a circle (ICRA stir "
+       "scene without the robot)",
+       {{"spheres", 216, 1, 1e6, true, "number of spheres; the box and lattice scale with it"},
+        {"mu", 0.5, 0, 10, false, "friction coefficient"},
+        {"drive_stiffness", 500, 1, 1e9, false,
+         "stiffness of the rod's drive in N/m (N m/rad at the tip in rotation)"}},
+       300,
+       buildGranularScene},
+      {"stack",
+       "a column of boxes (10 cm, 1 kg) resting on the ground",
+       {{"boxes", 10, 1, 1000, true, "number of boxes"},
+        {"mu", 0.5, 0, 10, false, "friction coefficient"}},
+       1000,
+       buildStackScene},
+      {"incline",
+       "a squat box (0.2 x 0.2 x 0.05 m, 1 kg) on a plane inclined by `angle`",
+       {{"angle", 20, 0, 89, false, "inclination in degrees"},
+        {"mu", 0.5, 0, 10, false, "friction coefficient"}},
+       200,
+       buildInclineScene},
+      {"pendulum",
+       "a chain of capsule links on ball joints hanging from a world pivot, released from an angle",
+       {{"links", 5, 1, 1000, true, "number of links"},
+        {"length", 0.1, 1e-3, 100, false, "link length in m"},
+        {"angle", 30, -180, 180, false, "initial angle from the vertical in degrees"}},
+       500,
+       buildPendulumScene},
+      {"spinner",
+       "a torque-free asymmetric box spinning about its intermediate axis (no gravity)",
+       {{"omega", 5, 0, 1000, false, "initial spin rate in rad/s"}},
+       1000,
+       buildSpinnerScene},
+      {"sphere",
+       "a single sphere resting on the ground",
+       {{"radius", 0.05, 1e-4, 100, false, "sphere radius in m"}},
+       1000,
+       buildRestingSphereScene},
+  };
+  return scenarios;
+}
+
+const Scenario* findScenario(const std::string& spec) {
+  const std::string name = spec.substr(0, spec.find(':'));
+  for (const Scenario& s : builtinScenarios())
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+BuiltScene buildScenario(const std::string& spec) {
+  const Scenario* scenario = findScenario(spec);
+  if (scenario == nullptr) {
+    std::string known;
+    for (const Scenario& s : builtinScenarios()) known += (known.empty() ? "" : ", ") + s.name;
+    throw ScenarioError("unknown scene '" + spec.substr(0, spec.find(':')) +
+                        "' (built-in scenes: " + known + "; or give a scene file path)");
+  }
+  std::map<std::string, double> values;
+  for (const ScenarioParameter& p : scenario->parameters) values[p.name] = p.default_value;
+  const size_t colon = spec.find(':');
+  if (colon != std::string::npos) {
+    std::stringstream list(spec.substr(colon + 1));
+    std::string item;
+    while (std::getline(list, item, ',')) {
+      const size_t eq = item.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw ScenarioError("scene '" + spec + "': expected name=value, got '" + item + "'");
+      const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
+      const ScenarioParameter* param = nullptr;
+      for (const ScenarioParameter& p : scenario->parameters)
+        if (p.name == key) param = &p;
+      if (param == nullptr) {
+        std::string known;
+        for (const ScenarioParameter& p : scenario->parameters)
+          known += (known.empty() ? "" : ", ") + p.name;
+        throw ScenarioError("scene '" + scenario->name + "': unknown parameter '" + key +
+                            "' (parameters: " + known + ")");
+      }
+      size_t used = 0;
+      double value = 0.0;
+      try {
+        value = std::stod(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != text.size() || !std::isfinite(value))
+        throw ScenarioError("scene '" + scenario->name + "': parameter " + key +
+                            ": expected a number, got '" + text + "'");
+      if (param->integer && value != std::floor(value))
+        throw ScenarioError("scene '" + scenario->name + "': parameter " + key +
+                            ": expected an integer, got '" + text + "'");
+      if (value < param->min || value > param->max) {
+        std::ostringstream msg;
+        msg << "scene '" << scenario->name << "': parameter " << key << ": expected a value in ["
+            << param->min << ", " << param->max << "], got " << text;
+        throw ScenarioError(msg.str());
+      }
+      values[key] = value;
+    }
+  }
+  BuiltScene scene{scenario->build(ScenarioParams(values)), scenario->default_steps};
+  scene.model.name = spec;
+  return scene;
+}
+
+}  // namespace subsim

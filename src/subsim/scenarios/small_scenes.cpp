@@ -1,0 +1,97 @@
+// Small analytic scenes used by the tests and examples.
+#include <cmath>
+#include <numbers>
+
+#include "subsim/math/so3.hpp"
+#include "subsim/scenarios/scenario.hpp"
+
+namespace subsim {
+
+namespace {
+int addGround(Model& m, double mu) {
+  const int ground = m.addBody(namedBody("ground", BodyKind::Static));
+  m.addShape(ground, Shape::plane(), Pose(), mu);
+  return ground;
+}
+double degrees(double d) { return d * std::numbers::pi / 180.0; }
+}  // namespace
+
+Model buildStackScene(const ScenarioParams& p) {
+  Model m;
+  const double mu = p.get("mu");
+  addGround(m, mu);
+  const Shape box = Shape::box(Vec3::Constant(0.05));
+  for (int k = 0; k < p.getInt("boxes"); ++k) {
+    Body b = namedBody("box" + std::to_string(k), BodyKind::Dynamic, 1.0);
+    b.inertia = box.unitDensityInertia(1.0);
+    b.initial_pose.position = Vec3(0, 0, 0.05 + 0.1 * k);
+    m.addShape(m.addBody(b), box, Pose(), mu);
+  }
+  return m;
+}
+
+Model buildInclineScene(const ScenarioParams& p) {
+  Model m;
+  const double mu = p.get("mu");
+  const Quat tilt(Eigen::AngleAxisd(degrees(p.get("angle")), Vec3::UnitY()));
+  Body ground = namedBody("ground", BodyKind::Static);
+  ground.initial_pose.orientation = tilt;
+  m.addShape(m.addBody(ground), Shape::plane(), Pose(), mu);
+  const Shape box = Shape::box(Vec3(0.1, 0.1, 0.025));
+  Body b = namedBody("box", BodyKind::Dynamic, 1.0);
+  b.inertia = box.unitDensityInertia(1.0);
+  b.initial_pose = Pose{tilt * Vec3(0, 0, 0.025), tilt};
+  m.addShape(m.addBody(b), box, Pose(), mu);
+  return m;
+}
+
+Model buildPendulumScene(const ScenarioParams& p) {
+  Model m;
+  const int links = p.getInt("links");
+  const double length = p.get("length"), angle = degrees(p.get("angle"));
+  const double radius = 0.1 * length, mass = 0.1;
+  // The chain hangs from a pivot 1 m above its lowest possible point; links are straight at
+  // `angle` from the vertical in the x-z plane.
+  const Vec3 pivot(0, 0, links * length + 1.0);
+  const Vec3 down(std::sin(angle), 0, -std::cos(angle));
+  const Quat along = Quat::FromTwoVectors(Vec3::UnitZ(), down);
+  const Shape capsule = Shape::capsule(radius, 0.5 * length - radius);
+  int previous = -1;
+  for (int k = 0; k < links; ++k) {
+    Body b = namedBody("link" + std::to_string(k), BodyKind::Dynamic, mass);
+    b.inertia = capsule.unitDensityInertia(mass);
+    b.initial_pose = Pose{pivot + (k + 0.5) * length * down, along};
+    const int body = m.addBody(b);
+    m.addShape(body, capsule, Pose(), 0.5);
+    m.addJointAtWorld(JointType::Ball, body, previous, pivot + k * length * down);
+    previous = body;
+  }
+  return m;
+}
+
+Model buildSpinnerScene(const ScenarioParams& p) {
+  Model m;
+  m.gravity = Vec3::Zero();
+  const Shape box = Shape::box(Vec3(0.15, 0.1, 0.05));
+  Body b = namedBody("spinner", BodyKind::Dynamic, 1.0);
+  b.inertia = box.unitDensityInertia(1.0);
+  // Spin about the intermediate principal axis (y) with a small perturbation: the tennis-racket
+  // flip, the hardest case for keeping angular momentum.
+  b.initial_angular_velocity = p.get("omega") * Vec3(0.01, 1.0, 0.01);
+  m.addShape(m.addBody(b), box, Pose(), 0.5);
+  return m;
+}
+
+Model buildRestingSphereScene(const ScenarioParams& p) {
+  Model m;
+  addGround(m, 0.5);
+  const double r = p.get("radius");
+  const Shape sphere = Shape::sphere(r);
+  Body b = namedBody("sphere", BodyKind::Dynamic, 1.0);
+  b.inertia = sphere.unitDensityInertia(1.0);
+  b.initial_pose.position = Vec3(0, 0, r);
+  m.addShape(m.addBody(b), sphere, Pose(), 0.5);
+  return m;
+}
+
+}  // namespace subsim

@@ -1,0 +1,83 @@
+#pragma once
+// Recording a run to HDF5 (`subsim run --record FILE.h5`) and reading it back for tests, replay
+// and plots.  The file layout is documented in docs/recording-format.md.
+//
+// Example:
+//   subsim::World world(model);
+//   subsim::Recorder recorder("run.h5", world.model(), {"granular", "subadmm", model.dt});
+//   for (int k = 0; k < 100; ++k) {
+//     const subsim::StepReport report = world.step();
+//     recorder.record(world, report, subsim::evaluateStep(world.lastProblem(),
+//                                                        world.lastSolution()));
+//   }
+//
+// This header deliberately does not include hdf5.h: only the library sees HDF5, so code using
+// the recorder needs neither its include path nor its link flags.
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "subsim/math/types.hpp"
+#include "subsim/metrics/step_metrics.hpp"
+#include "subsim/model/model.hpp"
+#include "subsim/sim/world.hpp"
+
+namespace subsim {
+
+/// How the run was made, stored as root attributes so a recording explains itself.
+struct RecordingInfo {
+  std::string scene, solver;
+  double dt = 0;
+  int threads = 1;
+  int iterations_cap = 0;
+  double tolerance = 0;
+};
+
+/// Writes a run to an HDF5 file, one group per step (layout in docs/recording-format.md).
+class Recorder {
+ public:
+  /// Creates (truncates) the file; throws std::runtime_error("cannot create recording 'PATH': ...")
+  /// on failure (e.g. a directory that does not exist).
+  Recorder(const std::string& path, const Model& model, const RecordingInfo& info);
+  /// Closes the file, which flushes it; errors at this point can only be ignored.
+  ~Recorder();
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  /// Appends the state after world.step() and that step's contacts, impulses and figures.
+  /// std::invalid_argument when the world's body count differs from the model's;
+  /// std::runtime_error("cannot write recording 'PATH': ...") when HDF5 fails (e.g. disk full).
+  void record(const World& world, const StepReport& report, const StepMetrics& metrics);
+  int stepsRecorded() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// One step of a recording, read back.
+struct RecordedStep {
+  double time;
+  int iterations;
+  double residual, solver_ms, constraint_residual, contact_fb_residual, max_penetration;
+  std::vector<Vec3> position;
+  std::vector<Quat> orientation;
+  std::vector<Vec3> contact_point, contact_normal, contact_impulse;  // impulse [n, t1, t2] N s
+  std::vector<double> contact_gap;
+  std::vector<std::array<int, 2>> contact_bodies;  // body indices, -1 none
+};
+
+/// What a recording holds, read back (for tests, replay and plots).
+struct Recording {
+  std::string scene, solver;
+  double dt;
+  std::vector<std::string> body_names;
+  std::vector<RecordedStep> steps;
+};
+
+/// Throws std::runtime_error naming the file and the missing/bad object for a file that is not a
+/// subsim recording (not HDF5, wrong schema_version, missing group/attribute/dataset, bad shape).
+Recording readRecording(const std::string& path);
+
+}  // namespace subsim

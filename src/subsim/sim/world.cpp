@@ -1,0 +1,219 @@
+#include "subsim/sim/world.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "subsim/model/integrator.hpp"
+
+namespace subsim {
+
+namespace {
+
+double boundingRadius(const Shape& s) {
+  switch (s.type) {
+    case ShapeType::Sphere: return s.radius;
+    case ShapeType::Capsule: return s.half_length + s.radius;
+    case ShapeType::Box: return s.half_extents.norm();
+    case ShapeType::Cylinder: return std::hypot(s.half_length, s.radius);
+    case ShapeType::Plane: return 0.0;
+  }
+  return 0.0;
+}
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+World::World(Model model, WorldSettings settings)
+    : model_(std::move(model)), settings_(std::move(settings)) {
+  model_.validate();
+  if (!settings_.partitioner) settings_.partitioner = makeOneBodyPerSubsystemPartitioner();
+  partition_ = settings_.partitioner->partition(model_);
+  state_ = State::initial(model_);
+  solver_ = makeSolver(settings_.solver);
+  detector_ = makeSweepAndPruneDetector();
+  for (const Joint& j : model_.joints)
+    if (!j.collide_connected && j.body_b >= 0)
+      joined_bodies_.emplace_back(std::min(j.body_a, j.body_b), std::max(j.body_a, j.body_b));
+  std::sort(joined_bodies_.begin(), joined_bodies_.end());
+  shape_extent_.resize(model_.shapes.size());
+  double smallest = std::numeric_limits<double>::infinity();
+  for (size_t k = 0; k < model_.shapes.size(); ++k) {
+    const BodyShape& s = model_.shapes[k];
+    shape_extent_[k] = s.local_pose.position.norm() + boundingRadius(s.shape);
+    if (model_.bodies[s.body].kind == BodyKind::Dynamic)
+      smallest = std::min(smallest, s.shape.smallestSize());
+  }
+  penetration_limit_ = settings_.penetration_limit > 0.0 ? settings_.penetration_limit
+                                                         : 0.5 * smallest;
+  objects_.resize(model_.shapes.size());
+  forces_.reset(static_cast<int>(model_.bodies.size()));
+}
+
+void World::setState(const State& state) {
+  if (state.numBodies() != static_cast<int>(model_.bodies.size()))
+    throw std::invalid_argument("setState: the state has " + std::to_string(state.numBodies()) +
+                                " bodies, the model " + std::to_string(model_.bodies.size()));
+  state_ = state;
+  diverged_ = false;
+  previous_keys_.clear();
+}
+
+void World::setSolver(const std::string& name) {
+  solver_ = makeSolver(name);
+  settings_.solver = name;
+}
+
+void World::buildCollisionObjects(double h) {
+  const double base = 0.5 * model_.contact.margin;
+  for (size_t k = 0; k < model_.shapes.size(); ++k) {
+    const BodyShape& s = model_.shapes[k];
+    const int b = s.body;
+    CollisionObject& o = objects_[k];
+    o.shape = s.shape;
+    o.pose = state_.pose[b] * s.local_pose;
+    o.movable = model_.bodies[b].kind != BodyKind::Static;
+    // Speculative margin: how far any point of the shape can move during the step.
+    const double reach = state_.linear_velocity[b].norm() +
+                         state_.angular_velocity[b].norm() * shape_extent_[k];
+    o.margin = base + (o.movable ? h * reach : 0.0);
+  }
+}
+
+void World::warmStart() {
+  // vhat guess: the current velocities; lambda: the previous step's impulse of the constraint
+  // with the same key (contact shape pair + feature, joint, spring), zero for new ones.
+  solution_.vhat.resize(problem_.numDof());
+  for (int s = 0; s < partition_.numSubsystems(); ++s)
+    for (int body : partition_.bodies[s]) {
+      const int o = problem_.subsystems[s].dof_offset + partition_.offset_in_subsystem[body];
+      solution_.vhat.segment<3>(o) = state_.linear_velocity[body];
+      solution_.vhat.segment<3>(o + 3) = state_.angular_velocity[body];
+    }
+  solution_.lambda.setZero(problem_.numRows());
+  for (const Constraint& c : problem_.constraints) {
+    auto it = std::lower_bound(previous_keys_.begin(), previous_keys_.end(),
+                               std::make_pair(c.key, std::numeric_limits<int>::min()));
+    if (c.key == 0 || it == previous_keys_.end() || it->first != c.key) continue;
+    solution_.lambda.segment(c.row_offset, c.rows) = previous_lambda_.segment(it->second, c.rows);
+  }
+}
+
+std::string World::checkDivergence(double max_penetration) const {
+  std::ostringstream why;
+  for (int b = 0; b < state_.numBodies(); ++b) {
+    if (model_.bodies[b].kind != BodyKind::Dynamic) continue;
+    const bool finite = state_.pose[b].position.allFinite() &&
+                        state_.pose[b].orientation.coeffs().allFinite() &&
+                        state_.linear_velocity[b].allFinite() &&
+                        state_.angular_velocity[b].allFinite();
+    if (!finite) {
+      why << "body '" << model_.bodies[b].name << "' has a non-finite state";
+      return why.str();
+    }
+    const double speed = state_.linear_velocity[b].norm();
+    if (speed > settings_.max_speed) {
+      why << "body '" << model_.bodies[b].name << "' moves at " << speed << " m/s (limit "
+          << settings_.max_speed << ")";
+      return why.str();
+    }
+  }
+  if (max_penetration > penetration_limit_) {
+    why << "penetration " << max_penetration << " m exceeds the limit " << penetration_limit_
+        << " m";
+    return why.str();
+  }
+  return {};
+}
+
+StepReport World::step() {
+  if (diverged_) throw std::logic_error("World::step: the simulation has diverged");
+  const auto t_step = Clock::now();
+  const double h = model_.dt;
+  const double t = state_.time;
+  StepReport report;
+
+  forces_.reset(static_cast<int>(model_.bodies.size()));
+  if (controller_) controller_(model_, state_, forces_);
+  for (int b = 0; b < state_.numBodies(); ++b)
+    if (model_.bodies[b].kind == BodyKind::Kinematic)
+      kinematicTwist(model_.bodies[b], t, h, state_.linear_velocity[b], state_.angular_velocity[b]);
+
+  // 1. collide
+  buildCollisionObjects(h);
+  const PairFilter filter = [this](int a, int b) {
+    const BodyShape& sa = model_.shapes[a];
+    const BodyShape& sb = model_.shapes[b];
+    if (sa.body == sb.body) return false;
+    if (model_.bodies[sa.body].kind != BodyKind::Dynamic &&
+        model_.bodies[sb.body].kind != BodyKind::Dynamic)
+      return false;
+    if (!(sa.group & sb.mask) || !(sb.group & sa.mask)) return false;
+    const std::pair<int, int> key(std::min(sa.body, sb.body), std::max(sa.body, sb.body));
+    return !std::binary_search(joined_bodies_.begin(), joined_bodies_.end(), key);
+  };
+  detector_->detect(objects_, filter, contacts_);
+  for (const ContactPoint& c : contacts_)
+    report.max_penetration = std::max(report.max_penetration, -c.geometry.gap);
+
+  // 2. assemble, with the warm start mapped by key
+  assembler_.assemble(model_, partition_, state_, forces_, contacts_, h, problem_);
+  warmStart();
+
+  // 3. solve
+  const auto t_solve = Clock::now();
+  solver_->solve(problem_, settings_.solver_settings, solution_);
+  report.solver_ms = msSince(t_solve);
+
+  // 4. integrate
+  for (int b = 0; b < state_.numBodies(); ++b) {
+    const Body& body = model_.bodies[b];
+    if (body.kind == BodyKind::Kinematic) {
+      state_.pose[b] = body.trajectory.pose(t + h);
+    } else if (body.kind == BodyKind::Dynamic) {
+      const int s = partition_.subsystem_of_body[b];
+      const int o = problem_.subsystems[s].dof_offset + partition_.offset_in_subsystem[b];
+      integrateRigidBody(body, solution_.vhat.segment<3>(o), solution_.vhat.segment<3>(o + 3), h,
+                         state_.pose[b], state_.linear_velocity[b], state_.angular_velocity[b]);
+    }
+  }
+  state_.time = t + h;
+
+  previous_keys_.clear();
+  for (const Constraint& c : problem_.constraints)
+    if (c.key != 0) previous_keys_.emplace_back(c.key, c.row_offset);
+  std::sort(previous_keys_.begin(), previous_keys_.end());
+  previous_lambda_ = solution_.lambda;
+
+  report.contacts = problem_.numContacts();
+  report.constraints = problem_.numConstraints();
+  report.iterations = solution_.stats.iterations;
+  report.residual = solution_.stats.residual;
+  report.divergence = checkDivergence(report.max_penetration);
+  report.diverged = !report.divergence.empty();
+  diverged_ = report.diverged;
+  report.step_ms = msSince(t_step);
+  return report;
+}
+
+double World::kineticEnergy() const {
+  double energy = 0.0;
+  for (int b = 0; b < state_.numBodies(); ++b) {
+    const Body& body = model_.bodies[b];
+    if (body.kind != BodyKind::Dynamic) continue;
+    const Mat3 R = state_.pose[b].orientation.toRotationMatrix();
+    const Vec3& w = state_.angular_velocity[b];
+    energy += 0.5 * body.mass * state_.linear_velocity[b].squaredNorm() +
+              0.5 * w.dot(R * body.inertia * R.transpose() * w);
+  }
+  return energy;
+}
+
+}  // namespace subsim

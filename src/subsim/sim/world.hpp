@@ -1,0 +1,113 @@
+#pragma once
+// World: the stage pipeline of one simulation (ARCHITECTURE.md):
+//   1. collide    geometry/   shapes at the current poses -> contact points
+//   2. assemble   assembly/   Model + State + contacts -> StepProblem
+//   3. solve      solvers/    StepProblem -> StepSolution (vhat, lambda)
+//   4. integrate  model/      vhat -> new State
+// The Model is fixed for the World's life; the State can be read and written between steps; a
+// controller fills external forces at the start of every step.
+//
+// Example:
+//   subsim::World world(subsim::buildScenario("granular").model);
+//   for (int k = 0; k < 100; ++k) world.step();
+//   const subsim::State& s = world.state();
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "subsim/assembly/assembler.hpp"
+#include "subsim/geometry/collision_detector.hpp"
+#include "subsim/model/model.hpp"
+#include "subsim/model/state.hpp"
+#include "subsim/partition/partition.hpp"
+#include "subsim/problem/step_problem.hpp"
+#include "subsim/solvers/solver.hpp"
+
+namespace subsim {
+
+struct WorldSettings {
+  std::string solver = "subadmm";
+  SolverSettings solver_settings;
+  /// Divergence: any speed above this (m/s) ...
+  double max_speed = 100.0;
+  /// ... or a penetration deeper than this (m); <= 0 means half the smallest dynamic shape size.
+  double penetration_limit = 0.0;
+  /// Subsystem division; null means one subsystem per dynamic body.
+  std::shared_ptr<const Partitioner> partitioner;
+};
+
+/// What one step did.
+struct StepReport {
+  int contacts = 0;           // contact constraints (3 rows each) in the problem
+  int constraints = 0;
+  int iterations = 0;
+  double residual = 0.0;      // the solver's own stopping residual
+  double solver_ms = 0.0;     // solve only (factorisation included; collision, assembly excluded)
+  double step_ms = 0.0;       // the whole step
+  double max_penetration = 0.0;  // m, max(0, -gap) at collision detection
+  bool diverged = false;
+  std::string divergence;     // why, when diverged
+};
+
+/// Called at the start of every step to set external forces and torques (world frame, N and N m,
+/// at each body's centre of mass); `forces` arrives zeroed.
+using Controller = std::function<void(const Model&, const State&, BodyForces& forces)>;
+
+class World {
+ public:
+  /// Validates the model (std::invalid_argument on a bad one) and sets the initial state.
+  explicit World(Model model, WorldSettings settings = WorldSettings());
+
+  const Model& model() const { return model_; }
+  const State& state() const { return state_; }
+  /// Replaces the state (same number of bodies; std::invalid_argument otherwise).
+  void setState(const State& state);
+  void setController(Controller controller) { controller_ = std::move(controller); }
+  void setSolver(const std::string& name);  // std::invalid_argument for an unknown name
+  SolverSettings& solverSettings() { return settings_.solver_settings; }
+  const WorldSettings& settings() const { return settings_; }
+  const Partition& partition() const { return partition_; }
+
+  /// Advances by the model's dt.  Once a step has diverged the world refuses to step again
+  /// (std::logic_error) until setState.
+  StepReport step();
+  bool diverged() const { return diverged_; }
+
+  /// The last step's problem (as solved), solution and contacts, for metrics and recording.
+  const StepProblem& lastProblem() const { return problem_; }
+  const StepSolution& lastSolution() const { return solution_; }
+  const std::vector<AssembledContact>& lastContacts() const { return assembler_.assembledContacts(); }
+
+  /// Total kinetic energy of the dynamic bodies (J).
+  double kineticEnergy() const;
+  /// Number of DOF in the problem (sum of subsystem sizes; kinematic bodies excluded).
+  int dof() const { return partition_.totalDof(); }
+
+ private:
+  void buildCollisionObjects(double h);
+  void warmStart();
+  std::string checkDivergence(double max_penetration) const;
+
+  Model model_;
+  WorldSettings settings_;
+  Partition partition_;
+  State state_;
+  Controller controller_;
+  std::unique_ptr<Solver> solver_;
+  std::unique_ptr<CollisionDetector> detector_;
+  std::vector<std::pair<int, int>> joined_bodies_;  // sorted pairs that must not collide
+  std::vector<double> shape_extent_;                // farthest shape point from its body's centre
+  double penetration_limit_ = 0.0;
+  std::vector<CollisionObject> objects_;
+  std::vector<ContactPoint> contacts_;
+  BodyForces forces_;
+  Assembler assembler_;
+  StepProblem problem_;
+  StepSolution solution_;
+  std::vector<std::pair<std::uint64_t, int>> previous_keys_;  // sorted (key, row offset)
+  VecX previous_lambda_;
+  bool diverged_ = false;
+};
+
+}  // namespace subsim

@@ -1,0 +1,324 @@
+#include "subsim/solvers/subadmm_solver.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "subsim/problem/constraint_operator.hpp"
+#include "subsim/solvers/dense_kernels.hpp"
+
+namespace subsim {
+
+namespace {
+// Adaptive penalty: residual balancing per subsystem every kAdaptInterval iterations, when the
+// subsystem's primal residual (as an impulse, beta_i ||J v - z|| = ||lambda^{l+1} - lambda^l||)
+// and its dual residual differ by more than kGamma, by at most kMaxFactor per change.
+constexpr int kAdaptInterval = 5;
+constexpr double kGamma = 5.0;
+constexpr double kMaxFactor = 10.0;
+}  // namespace
+
+void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings) {
+  const int ns = p.numSubsystems();
+  const int na = static_cast<int>(p.attachments.size());
+  sub_begin_.assign(ns + 1, 0);
+  att_constraint_.resize(na);
+  att_z_offset_.resize(na + 1);
+  int zrows = 0;
+  for (int j = 0; j < p.numConstraints(); ++j) {
+    const Constraint& c = p.constraints[j];
+    for (int k = 0; k < c.num_attachments; ++k) {
+      const int a = c.first_attachment + k;
+      att_constraint_[a] = j;
+      att_z_offset_[a] = zrows;
+      zrows += c.rows;
+      ++sub_begin_[p.attachments[a].subsystem + 1];
+    }
+  }
+  att_z_offset_[na] = zrows;
+  for (int i = 0; i < ns; ++i) sub_begin_[i + 1] += sub_begin_[i];
+  sub_attachments_.resize(na);
+  {
+    std::vector<int> fill(sub_begin_.begin(), sub_begin_.end() - 1);
+    for (int a = 0; a < na; ++a) sub_attachments_[fill[p.attachments[a].subsystem]++] = a;
+  }
+  beta_.resize(ns);
+  llt6_.resize(ns);
+  llt_.resize(ns);
+  a_llt_.resize(ns);
+  k_scratch_.resize(p.a_data.size());
+  z_.resize(zrows);
+  y_.resize(zrows);
+  dz_.resize(zrows);
+  rhs_.resize(p.numDof());
+  primal_part_.resize(p.numConstraints());
+  theta_part_.resize(p.numConstraints());
+  dlambda_.resize(p.numConstraints());
+  dual_part_.resize(ns);
+
+  // Penalty rule (23): beta_i = Tr(A_i) / Tr(J_i^T J_i).
+  for (int i = 0; i < ns; ++i) {
+    double trace_jtj = 0.0;
+    for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q)
+      trace_jtj += p.J(p.attachments[sub_attachments_[q]]).squaredNorm();
+    const double trace_a = p.A(i).trace();
+    beta_[i] = settings.beta_scale * (trace_jtj > 0.0 ? trace_a / trace_jtj : 1.0);
+  }
+}
+
+void SubadmmSolver::factorize(const StepProblem& p, int i) {
+  const Subsystem& s = p.subsystems[i];
+  double* K = k_scratch_.data() + s.a_offset;
+  std::copy_n(p.a_data.data() + s.a_offset, static_cast<size_t>(s.dof) * s.dof, K);
+  for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+    const Attachment& a = p.attachments[sub_attachments_[q]];
+    kernels::addScaledJTJ(p.jacobian_data.data() + a.j_offset, a.rows, a.dof, beta_[i], K);
+  }
+  if (s.dof == 6) {
+    llt6_[i].compute(Eigen::Map<const Mat6>(K));
+  } else {
+    llt_[i].compute(Eigen::Map<const MatX>(K, s.dof, s.dof));
+  }
+}
+
+void SubadmmSolver::unconstrainedVelocity(const StepProblem& p, int i, double* vhat) {
+  const Subsystem& s = p.subsystems[i];
+  double* v = vhat + s.dof_offset;
+  a_llt_[i].compute(p.A(i));
+  Eigen::Map<VecX> vm(v, s.dof);
+  vm = p.bBlock(i);
+  a_llt_[i].solveInPlace(vm);
+}
+
+void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, double* vhat) {
+  const Subsystem& s = p.subsystems[i];
+  double* r = rhs_.data() + s.dof_offset;
+  std::copy_n(p.b.data() + s.dof_offset, s.dof, r);
+  // rhs = b_i + sum_j J_ij^T (beta_i z_ij - u_ij) with u_ij = -lambda_j.
+  double w[6];
+  for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+    const int a = sub_attachments_[q];
+    const Attachment& at = p.attachments[a];
+    const Constraint& c = p.constraints[att_constraint_[a]];
+    const double* z = z_.data() + att_z_offset_[a];
+    const double* l = lambda + c.row_offset;
+    for (int k = 0; k < c.rows; ++k) w[k] = beta_[i] * z[k] + l[k];
+    kernels::addJTransposeTimes(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, w, r);
+  }
+  double* v = vhat + s.dof_offset;
+  if (s.dof == 6) {
+    Eigen::Map<Vec6> vm(v);
+    vm = Eigen::Map<const Vec6>(r);
+    llt6_[i].solveInPlace(vm);
+  } else {
+    Eigen::Map<VecX> vm(v, s.dof);
+    vm = Eigen::Map<const VecX>(r, s.dof);
+    llt_[i].solveInPlace(vm);
+  }
+}
+
+void SubadmmSolver::zStep(const StepProblem& p, int j, const double* vhat, double* lambda,
+                          bool measure) {
+  const Constraint& c = p.constraints[j];
+  double x[6], s[6] = {0, 0, 0, 0, 0, 0}, lambda_old[6], lambda_new[6];
+  double w = 0.0, theta = 0.0, max_inv_beta = 0.0;
+  for (int k = 0; k < c.rows; ++k) lambda_old[k] = lambda[c.row_offset + k];
+  // s = sum_i y_ij / beta_i with y_ij = beta_i J_ij vhat_i - lambda_j^old.
+  for (int q = 0; q < c.num_attachments; ++q) {
+    const int a = c.first_attachment + q;
+    const Attachment& at = p.attachments[a];
+    const double bi = beta_[at.subsystem];
+    const double inv_b = 1.0 / bi;
+    kernels::multiplyJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof,
+                       vhat + p.subsystems[at.subsystem].dof_offset, x);
+    double* y = y_.data() + att_z_offset_[a];
+    const double* z = z_.data() + att_z_offset_[a];
+    for (int k = 0; k < c.rows; ++k) x[k] = relax_ * x[k] + (1.0 - relax_) * z[k];
+    for (int k = 0; k < c.rows; ++k) {
+      const double y_new = bi * x[k] - lambda_old[k];
+      if (measure) theta += (y_new - y[k]) * (y_new - y[k]);
+      y[k] = y_new;
+      s[k] += x[k] - lambda_old[k] * inv_b;
+    }
+    w += inv_b;
+    max_inv_beta = std::max(max_inv_beta, inv_b);
+  }
+  resolveConstraint(c, s, w, p.e.data() + c.row_offset, p.soft_k.data() + c.row_offset,
+                    p.soft_c.data() + c.row_offset, lambda_new);
+  // z_ij = (y_ij + lambda_j) / beta_i.
+  double dl2 = 0.0;
+  for (int k = 0; k < c.rows; ++k) {
+    const double d = lambda_new[k] - lambda_old[k];
+    dl2 += d * d;
+    lambda[c.row_offset + k] = lambda_new[k];
+  }
+  for (int q = 0; q < c.num_attachments; ++q) {
+    const int a = c.first_attachment + q;
+    const double bi = beta_[p.attachments[a].subsystem];
+    const double* y = y_.data() + att_z_offset_[a];
+    double* z = z_.data() + att_z_offset_[a];
+    double* dz = dz_.data() + att_z_offset_[a];
+    for (int k = 0; k < c.rows; ++k) {
+      const double z_new = (y[k] + lambda_new[k]) / bi;
+      dz[k] = z_new - z[k];
+      z[k] = z_new;
+    }
+  }
+  if (measure) {
+    // ||J_ij vhat_i - z_ij|| = ||lambda_new - lambda_old|| / beta_i, largest for the smallest beta.
+    dlambda_[j] = std::sqrt(dl2);
+    primal_part_[j] = dlambda_[j] * max_inv_beta;
+    theta_part_[j] = theta;
+  }
+}
+
+void SubadmmSolver::adaptPenalty(const StepProblem& p, int i) {
+  double primal = 0.0;
+  for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q)
+    primal = std::max(primal, dlambda_[att_constraint_[sub_attachments_[q]]]);
+  const double dual = dual_part_[i];
+  double factor = 1.0;
+  if (primal > kGamma * dual) {
+    factor = dual > 0.0 ? std::min(std::sqrt(primal / dual), kMaxFactor) : kMaxFactor;
+  } else if (dual > kGamma * primal) {
+    factor = primal > 0.0 ? std::max(std::sqrt(primal / dual), 1.0 / kMaxFactor) : 1.0 / kMaxFactor;
+  }
+  if (factor == 1.0) return;
+  beta_[i] *= factor;
+  factorize(p, i);
+}
+
+double SubadmmSolver::dualResidual(const StepProblem& p, int i) const {
+  // A_i vhat_i - b_i - sum_j J_ij^T lambda_j = sum_j J_ij^T beta_i (z_ij^old - z_ij^new), the
+  // standard ADMM dual residual, which avoids a product with A_i.
+  const Subsystem& s = p.subsystems[i];
+  double acc[64];
+  double* out = s.dof <= 64 ? acc : nullptr;
+  if (out == nullptr) {
+    // Large subsystems: accumulate column by column without a buffer.
+    double sq = 0.0;
+    for (int col = 0; col < s.dof; ++col) {
+      double v = 0.0;
+      for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+        const int a = sub_attachments_[q];
+        const Attachment& at = p.attachments[a];
+        const double* J = p.jacobian_data.data() + at.j_offset;
+        const double* dz = dz_.data() + att_z_offset_[a];
+        for (int r = 0; r < at.rows; ++r) v -= J[static_cast<size_t>(r) * at.dof + col] * dz[r];
+      }
+      sq += v * v;
+    }
+    return beta_[i] * std::sqrt(sq);
+  }
+  std::fill_n(out, s.dof, 0.0);
+  for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+    const int a = sub_attachments_[q];
+    const Attachment& at = p.attachments[a];
+    kernels::addJTransposeTimes(p.jacobian_data.data() + at.j_offset, at.rows, at.dof,
+                                dz_.data() + att_z_offset_[a], out);
+  }
+  double sq = 0.0;
+  for (int k = 0; k < s.dof; ++k) sq += out[k] * out[k];
+  return beta_[i] * std::sqrt(sq);
+}
+
+void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings,
+                          StepSolution& sol) {
+  const auto t0 = std::chrono::steady_clock::now();
+  prepare(p, settings);
+  relax_ = settings.relaxation;
+  const int ns = p.numSubsystems();
+  const int nc = p.numConstraints();
+  // Warm start: lambda when it fits the problem (the assembler maps it by constraint key) and the
+  // vhat guess when it fits.
+  const bool cold_vhat = sol.vhat.size() != p.numDof();
+  if (cold_vhat) sol.vhat.resize(p.numDof());
+  if (sol.lambda.size() != p.numRows()) sol.lambda.setZero(p.numRows());
+  SolveStats& st = sol.stats;
+  st = SolveStats();
+  const bool use_theta = settings.subadmm_residual == SolverSettings::SubadmmResidual::IcraTheta;
+  st.residual_name = use_theta ? "theta (22)" : "primal+dual (42)";
+  if (settings.record_history) st.residual_history.reserve(settings.max_iterations);
+  const int max_it = std::max(settings.max_iterations, 0);
+  const bool adaptive = settings.adaptive_beta;
+  const int threads = settings.threads > 0 ? settings.threads : omp_get_max_threads();
+  double* vhat = sol.vhat.data();
+  double* lambda = sol.lambda.data();
+
+  int iterations = max_it;  // unless the tolerance stops it earlier
+  double residual = 0.0;
+  bool stop = false;
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp for schedule(static)
+    for (int i = 0; i < ns; ++i) factorize(p, i);
+    // Initial slack z_ij = J_ij vhat_i from the vhat guess (the current velocities, set by the
+    // caller; on a cold call vhat = A^{-1} b, the unconstrained motion) and u_ij = -lambda_j.
+    // y_ij = beta_i z_ij - lambda_j starts the ICRA residual (22).
+    if (cold_vhat) {
+#pragma omp for schedule(static)
+      for (int i = 0; i < ns; ++i) unconstrainedVelocity(p, i, vhat);
+    }
+#pragma omp for schedule(static)
+    for (int j = 0; j < nc; ++j) {
+      const Constraint& c = p.constraints[j];
+      for (int q = 0; q < c.num_attachments; ++q) {
+        const int a = c.first_attachment + q;
+        const Attachment& at = p.attachments[a];
+        double* z = z_.data() + att_z_offset_[a];
+        kernels::multiplyJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof,
+                           vhat + p.subsystems[at.subsystem].dof_offset, z);
+        for (int k = 0; k < c.rows; ++k)
+          y_[att_z_offset_[a] + k] = beta_[at.subsystem] * z[k] - lambda[c.row_offset + k];
+      }
+    }
+    for (int l = 0; l < max_it; ++l) {
+      const bool last = l + 1 == max_it;
+      const bool measure = settings.tolerance > 0.0 || adaptive || settings.record_history || last;
+      if (settings.on_iteration) {
+#pragma omp single
+        settings.on_iteration(l);
+      }
+#pragma omp for schedule(static)
+      for (int i = 0; i < ns; ++i) vStep(p, i, lambda, vhat);
+#pragma omp for schedule(static)
+      for (int j = 0; j < nc; ++j) zStep(p, j, vhat, lambda, measure);
+      if (measure) {
+        const bool adapt_now = adaptive && !last && (l + 1) % kAdaptInterval == 0;
+        if (!use_theta || adaptive) {
+#pragma omp for schedule(static)
+          for (int i = 0; i < ns; ++i) {
+            dual_part_[i] = dualResidual(p, i);
+            if (adapt_now) adaptPenalty(p, i);
+          }
+        }
+#pragma omp single
+        {
+          // Reductions in a fixed order: identical bits for any thread count.
+          double theta_p = 0.0, theta_d = 0.0, theta = 0.0;
+          for (int j = 0; j < nc; ++j) {
+            theta_p = std::max(theta_p, primal_part_[j]);
+            theta += theta_part_[j];
+          }
+          if (!use_theta || adaptive)
+            for (int i = 0; i < ns; ++i) theta_d = std::max(theta_d, dual_part_[i]);
+          residual = use_theta ? theta : theta_p + theta_d;
+          if (settings.record_history) st.residual_history.push_back(residual);
+          if (settings.tolerance > 0.0 && residual < settings.tolerance) {
+            stop = true;
+            iterations = l + 1;
+          }
+        }
+      }
+      if (stop) break;
+    }
+  }
+  st.iterations = iterations;
+  st.residual = residual;
+  st.converged = settings.tolerance > 0.0 && residual < settings.tolerance;
+  st.solve_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace subsim

@@ -1,0 +1,145 @@
+// End-to-end tests of the `subsim` command line: the JSON contract, exit codes and error messages.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+Result run(const std::string& args) {
+  // One stderr file per call and process: ctest runs tests of this binary in parallel.
+  static int calls = 0;
+  const std::string err_file = ::testing::TempDir() + "subsim_cli_stderr_" +
+                               std::to_string(getpid()) + "_" + std::to_string(calls++) + ".txt";
+  const std::string cmd = std::string(SUBSIM_CLI) + " " + args + " 2>" + err_file;
+  Result r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err_file);
+  r.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::remove(err_file.c_str());
+  return r;
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+TEST(Cli, ScenariosListsEveryBuiltInScene) {
+  const Result r = run("scenarios");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* name : {"granular", "stack", "incline", "pendulum", "spinner", "sphere"})
+    EXPECT_TRUE(contains(r.out, name)) << name;
+}
+
+TEST(Cli, JsonRunPrintsExactlyOneObjectWithTheContractFields) {
+  const Result r = run("run granular:spheres=27 --steps 20 --iterations 30 --tolerance 0 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Only one JSON object on stdout: it starts with '{' and ends with '}' and a newline.
+  ASSERT_FALSE(r.out.empty());
+  EXPECT_EQ(r.out.front(), '{');
+  EXPECT_EQ(r.out[r.out.find_last_not_of('\n')], '}');
+  EXPECT_EQ(r.out.find("}\n{"), std::string::npos);
+  for (const char* field :
+       {"schema_version", "scene", "solver", "threads", "iterations_cap", "iterations_mean",
+        "tolerance", "steps", "steps_completed", "dt", "dof", "subsystems", "contacts_mean",
+        "solver_ms_mean", "solver_ms_median", "step_ms_mean", "accuracy_mean",
+        "accuracy_fb_mean", "bilateral_residual_max", "max_penetration_m",
+        "final_kinetic_energy", "diverged"})
+    EXPECT_TRUE(contains(r.out, std::string("\"") + field + "\"")) << field;
+  EXPECT_TRUE(contains(r.out, "\"dof\": 168"));  // 27 spheres and the rod, 6 DOF each
+  EXPECT_TRUE(contains(r.out, "\"subsystems\": 28"));
+  EXPECT_TRUE(contains(r.out, "\"iterations_mean\": 30.0"));
+  EXPECT_TRUE(contains(r.out, "\"steps_completed\": 20"));
+  EXPECT_TRUE(contains(r.out, "\"diverged\": false"));
+}
+
+TEST(Cli, NoContactsGiveANullAccuracy) {
+  const Result r = run("run spinner --steps 5 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "\"accuracy_mean\": null"));
+}
+
+TEST(Cli, UnknownSceneIsBadInput) {
+  const Result r = run("run nosuchscene --steps 1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "unknown scene 'nosuchscene'")) << r.err;
+}
+
+TEST(Cli, UnknownScenarioParameterIsBadInput) {
+  const Result r = run("run granular:sphres=10 --steps 1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "unknown parameter 'sphres'")) << r.err;
+  EXPECT_TRUE(contains(r.err, "spheres")) << r.err;
+}
+
+TEST(Cli, MalformedScenarioValueIsBadInput) {
+  for (const char* spec : {"granular:spheres=abc", "granular:spheres=2.5", "granular:spheres=0",
+                           "granular:mu=-1", "granular:spheres", "granular:mu=nan"}) {
+    const Result r = run(std::string("run ") + spec + " --steps 1");
+    EXPECT_EQ(r.exit_code, 2) << spec;
+    EXPECT_TRUE(contains(r.err, "granular")) << spec << ": " << r.err;
+  }
+}
+
+TEST(Cli, BadCommandLineValuesAreBadInput) {
+  for (const char* args : {"run granular --steps -1", "run granular --dt 0", "run granular --dt -0.1",
+                           "run granular --threads 0", "run granular --iterations -3",
+                           "run granular --tolerance -1", "run granular --steps many",
+                           "run granular --solver nosuch", "run", "frobnicate"}) {
+    const Result r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_FALSE(r.err.empty()) << args;
+  }
+}
+
+TEST(Cli, UnknownSolverNamesTheKnownOnes) {
+  const Result r = run("run granular --solver nosuch --steps 1");
+  EXPECT_TRUE(contains(r.err, "unknown solver 'nosuch'")) << r.err;
+  EXPECT_TRUE(contains(r.err, "subadmm")) << r.err;
+}
+
+TEST(Cli, MissingSceneFileIsBadInput) {
+  const Result r = run("run /nonexistent/scene.yaml --steps 1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "/nonexistent/scene.yaml")) << r.err;
+}
+
+TEST(Cli, DivergenceIsReportedWithExitCodeThree) {
+  // A time step of 10 s lets the spheres fall hundreds of metres through the floor in one step
+  // before any contact exists: the penetration limit trips on the next collision pass.
+  const Result r = run("run granular:spheres=8 --dt 10 --steps 5 --json");
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "\"diverged\": true"));
+  EXPECT_TRUE(contains(r.err, "diverged")) << r.err;
+}
+
+TEST(Cli, RecordWritesAFile) {
+  const std::string path = ::testing::TempDir() + "subsim_cli_record.h5";
+  std::remove(path.c_str());
+  const Result r = run("run granular:spheres=8 --steps 3 --record " + path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good());
+}
+
+TEST(Cli, RecordToAnImpossiblePathIsBadInput) {
+  const Result r = run("run granular:spheres=8 --steps 3 --record /nonexistent/dir/x.h5");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "/nonexistent/dir/x.h5")) << r.err;
+}
+
+}  // namespace

@@ -1,0 +1,177 @@
+// Broad phase: sweep and prune against brute force on random scenes, the pair filter, immovable
+// pairs, output order and normal orientation, and no allocation once warmed up.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "geometry/geometry_test_util.hpp"
+#include "subsim/geometry/collision_detector.hpp"
+
+// Counts heap allocations while enabled, to check the detectors' buffer reuse.
+namespace {
+std::atomic<bool> g_count_allocations{false};
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  if (g_count_allocations.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+// GCC cannot see that this malloc-based operator new pairs with these deletes.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
+
+namespace subsim {
+namespace {
+
+using test::makePose;
+using test::randomRotation;
+using test::randomVec;
+using test::uniform;
+
+std::vector<CollisionObject> randomScene(std::mt19937& rng, int n, bool with_cylinders) {
+  std::vector<CollisionObject> objects;
+  // The ground plane sits in the middle of the list so that it is both an a and a b.
+  for (int i = 0; i < n; ++i) {
+    if (i == n / 3) {
+      objects.push_back(CollisionObject{Shape::plane(), makePose(Vec3(0, 0, 0)), 0.0, false});
+    }
+    const int kind = std::uniform_int_distribution<int>(0, with_cylinders ? 3 : 2)(rng);
+    Shape s;
+    switch (kind) {
+      case 0: s = Shape::sphere(uniform(rng, 0.1, 0.3)); break;
+      case 1: s = Shape::box(randomVec(rng, 0.08, 0.3)); break;
+      case 2: s = Shape::capsule(uniform(rng, 0.05, 0.2), uniform(rng, 0.05, 0.3)); break;
+      default: s = Shape::cylinder(uniform(rng, 0.1, 0.25), uniform(rng, 0.05, 0.25)); break;
+    }
+    CollisionObject o{s, makePose(randomVec(rng, -2.0, 2.0) + Vec3(0, 0, 1.5), randomRotation(rng)),
+                      uniform(rng, 0.0, 0.05), uniform(rng, 0.0, 1.0) > 0.15};
+    // Stretch the scene along y so that the sweep axis is not x.
+    o.pose.position.y() *= 2.0;
+    objects.push_back(o);
+  }
+  return objects;
+}
+
+bool samePoints(const std::vector<ContactPoint>& x, const std::vector<ContactPoint>& y) {
+  if (x.size() != y.size()) return false;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const ContactPoint &p = x[i], &q = y[i];
+    if (p.object_a != q.object_a || p.object_b != q.object_b || p.geometry.gap != q.geometry.gap ||
+        p.geometry.point != q.geometry.point || p.geometry.normal != q.geometry.normal ||
+        p.geometry.feature != q.geometry.feature) {
+      return false;
+    }
+  }
+  return true;
+}
+
+TEST(Detectors, SweepAndPruneMatchesBruteForce) {
+  std::mt19937 rng(42);
+  const auto sap = makeSweepAndPruneDetector();
+  const auto brute = makeBruteForceDetector();
+  EXPECT_NE(sap->name(), brute->name());
+  const PairFilter all = [](int, int) { return true; };
+  for (int scene = 0; scene < 5; ++scene) {
+    const auto objects = randomScene(rng, 200, scene % 2 == 1);
+    std::vector<ContactPoint> a, b;
+    sap->detect(objects, all, a);
+    brute->detect(objects, all, b);
+    EXPECT_GT(a.size(), 50u);
+    EXPECT_TRUE(samePoints(a, b)) << "scene " << scene << ": " << a.size() << " vs " << b.size();
+    // Ordered by pair, a < b, and gaps within the pair's margin.
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_LT(a[i].object_a, a[i].object_b);
+      if (i > 0) {
+        EXPECT_LE(std::make_pair(a[i - 1].object_a, a[i - 1].object_b),
+                  std::make_pair(a[i].object_a, a[i].object_b));
+      }
+      EXPECT_LT(a[i].geometry.gap, objects[a[i].object_a].margin + objects[a[i].object_b].margin);
+    }
+    // Same answer again from warm buffers.
+    std::vector<ContactPoint> again;
+    sap->detect(objects, all, again);
+    EXPECT_TRUE(samePoints(a, again));
+  }
+}
+
+TEST(Detectors, NormalPointsFromObjectBTowardsObjectA) {
+  // Object 0 is the plane, object 1 a sphere resting on it: a = plane, so the normal is -z.
+  const std::vector<CollisionObject> objects = {
+      {Shape::plane(), makePose(Vec3::Zero()), 0.0, false},
+      {Shape::sphere(0.5), makePose(Vec3(0, 0, 0.49)), 0.02, true},
+  };
+  for (const auto& detector : {makeSweepAndPruneDetector(), makeBruteForceDetector()}) {
+    std::vector<ContactPoint> out;
+    detector->detect(objects, [](int, int) { return true; }, out);
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].object_a, 0);
+    EXPECT_EQ(out[0].object_b, 1);
+    EXPECT_TRUE(out[0].geometry.normal.isApprox(-Vec3::UnitZ()));
+    EXPECT_NEAR(out[0].geometry.gap, -0.01, 1e-12);
+  }
+}
+
+TEST(Detectors, FilterIsRespectedAndImmovablePairsSkipped) {
+  std::mt19937 rng(8);
+  auto objects = randomScene(rng, 150, true);
+  for (const auto& detector : {makeSweepAndPruneDetector(), makeBruteForceDetector()}) {
+    std::vector<std::pair<int, int>> asked;
+    const PairFilter odd_sum = [&](int a, int b) {
+      asked.emplace_back(a, b);
+      return (a + b) % 2 == 1;
+    };
+    std::vector<ContactPoint> out;
+    detector->detect(objects, odd_sum, out);
+    EXPECT_FALSE(out.empty());
+    for (const ContactPoint& c : out) EXPECT_EQ((c.object_a + c.object_b) % 2, 1);
+    for (const auto& [a, b] : asked) {
+      EXPECT_LT(a, b);
+      EXPECT_TRUE(objects[a].movable || objects[b].movable) << detector->name();
+    }
+    for (const ContactPoint& c : out) {
+      EXPECT_TRUE(objects[c.object_a].movable || objects[c.object_b].movable);
+    }
+  }
+  // Two overlapping immovable boxes and a movable sphere touching both.
+  const std::vector<CollisionObject> stack = {
+      {Shape::box(Vec3(1, 1, 1)), makePose(Vec3(0, 0, 0)), 0.01, false},
+      {Shape::box(Vec3(1, 1, 1)), makePose(Vec3(0.5, 0, 0)), 0.01, false},
+      {Shape::sphere(0.5), makePose(Vec3(0.25, 0, 1.45)), 0.01, true},
+  };
+  for (const auto& detector : {makeSweepAndPruneDetector(), makeBruteForceDetector()}) {
+    std::vector<ContactPoint> out;
+    detector->detect(stack, [](int, int) { return true; }, out);
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[0].object_b, 2);
+    EXPECT_EQ(out[1].object_b, 2);
+  }
+}
+
+TEST(Detectors, NoAllocationOnceWarm) {
+  std::mt19937 rng(77);
+  const auto objects = randomScene(rng, 200, true);
+  const PairFilter all = [](int, int) { return true; };
+  for (const auto& detector : {makeSweepAndPruneDetector(), makeBruteForceDetector()}) {
+    std::vector<ContactPoint> out;
+    detector->detect(objects, all, out);  // grows the buffers and `out`
+    g_allocations = 0;
+    g_count_allocations = true;
+    detector->detect(objects, all, out);
+    g_count_allocations = false;
+    EXPECT_EQ(g_allocations.load(), 0) << detector->name();
+    EXPECT_FALSE(out.empty());
+  }
+}
+
+}  // namespace
+}  // namespace subsim

@@ -1,0 +1,90 @@
+// Built-in scene specs: parameters, errors, and the geometry the issue prescribes.
+#include <gtest/gtest.h>
+
+#include "subsim/scenarios/scenario.hpp"
+
+namespace subsim {
+namespace {
+
+int countKind(const Model& m, BodyKind kind) {
+  int n = 0;
+  for (const Body& b : m.bodies) n += b.kind == kind ? 1 : 0;
+  return n;
+}
+
+TEST(Scenarios, GranularMatchesTheStirSceneOfThePaper) {
+  const Model m = buildScenario("granular").model;
+  EXPECT_EQ(countKind(m, BodyKind::Dynamic), 217);  // 216 spheres and the driven rod
+  EXPECT_EQ(countKind(m, BodyKind::Kinematic), 1);  // the rod's drive
+  EXPECT_DOUBLE_EQ(m.dt, 0.01);
+  for (const Body& b : m.bodies) {
+    if (b.kind != BodyKind::Dynamic || b.name == "rod") continue;
+    EXPECT_DOUBLE_EQ(b.mass, 0.004);
+    ASSERT_EQ(b.shapes.size(), 1u);
+    EXPECT_DOUBLE_EQ(m.shapes[b.shapes[0]].shape.radius, 0.01);
+    EXPECT_DOUBLE_EQ(m.shapes[b.shapes[0]].mu, 0.5);
+  }
+  // Walls: inner 0.16 m, 0.15 m high, 1 cm thick.
+  const int wall = m.findBody("wall0");
+  ASSERT_GE(wall, 0);
+  const Shape& w = m.shapes[m.bodies[wall].shapes[0]].shape;
+  EXPECT_DOUBLE_EQ(2 * w.half_extents.x(), 0.01);
+  EXPECT_DOUBLE_EQ(2 * w.half_extents.z(), 0.15);
+  EXPECT_NEAR(m.bodies[wall].initial_pose.position.x() - 0.005, 0.08, 1e-12);
+  // The rod: r = 1 cm, lower end 4 cm above the floor once lowered, circle of 4 cm at 1 rev/s,
+  // held on its drive by a compliant weld whose rest offset cancels the rod's weight.
+  const Body& rod = m.bodies[m.findBody("rod")];
+  const Body& drive = m.bodies[m.findBody("rod_drive")];
+  const Shape& cap = m.shapes[rod.shapes[0]].shape;
+  EXPECT_DOUBLE_EQ(cap.radius, 0.01);
+  const Pose p = drive.trajectory.pose(2.0);
+  EXPECT_NEAR(p.position.z() - cap.half_length - cap.radius, 0.04, 1e-12);
+  EXPECT_NEAR(p.position.head<2>().norm(), 0.04, 1e-12);
+  EXPECT_NEAR((drive.trajectory.pose(3.0).position - p.position).norm(), 0.0, 1e-12);
+  ASSERT_EQ(m.joints.size(), 1u);
+  const Joint& weld = m.joints[0];
+  EXPECT_EQ(weld.type, JointType::Weld);
+  EXPECT_TRUE(weld.compliant());
+  EXPECT_NEAR(weld.stiffness * (weld.anchor_b.z() - weld.anchor_a.z()), rod.mass * 9.81, 1e-12);
+}
+
+TEST(Scenarios, GranularScalesWithTheSphereCount) {
+  const Model m = buildScenario("granular:spheres=1000,mu=0.3").model;
+  EXPECT_EQ(countKind(m, BodyKind::Dynamic), 1001);
+  EXPECT_DOUBLE_EQ(m.shapes.back().mu, 0.3);
+  // No two spheres overlap initially and all are inside the walls.
+  const double half_inner = m.bodies[m.findBody("wall0")].initial_pose.position.x() - 0.005;
+  for (const Body& b : m.bodies)
+    if (b.kind == BodyKind::Dynamic && b.name != "rod") {
+      EXPECT_LT(std::abs(b.initial_pose.position.x()) + 0.01, half_inner);
+      EXPECT_LT(std::abs(b.initial_pose.position.y()) + 0.01, half_inner);
+    }
+}
+
+TEST(Scenarios, ErrorsNameTheProblem) {
+  EXPECT_THROW(buildScenario("nosuch"), ScenarioError);
+  try {
+    buildScenario("stack:height=3");
+    FAIL();
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown parameter 'height'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("boxes"), std::string::npos);
+  }
+  EXPECT_THROW(buildScenario("stack:boxes=0"), ScenarioError);
+  EXPECT_THROW(buildScenario("stack:boxes=1.5"), ScenarioError);
+  EXPECT_THROW(buildScenario("stack:boxes=1e400"), ScenarioError);
+  EXPECT_THROW(buildScenario("stack:boxes="), ScenarioError);
+  EXPECT_THROW(buildScenario("stack:=3"), ScenarioError);
+  EXPECT_THROW(buildScenario("incline:angle=90"), ScenarioError);
+}
+
+TEST(Scenarios, EveryBuiltInSceneBuildsAValidModel) {
+  for (const Scenario& s : builtinScenarios()) {
+    const Model m = buildScenario(s.name).model;
+    EXPECT_NO_THROW(m.validate()) << s.name;
+    EXPECT_GT(m.bodies.size(), 0u) << s.name;
+  }
+}
+
+}  // namespace
+}  // namespace subsim

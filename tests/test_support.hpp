@@ -1,0 +1,43 @@
+#pragma once
+// Helpers shared by the test executables.
+#include <string>
+
+#include "subsim/problem/step_problem.hpp"
+#include "subsim/scenarios/scenario.hpp"
+#include "subsim/sim/world.hpp"
+
+namespace subsim::test {
+
+/// A World on a built-in scene with the given solver settings.
+inline World makeWorld(const std::string& spec, int iterations, double tolerance, int threads = 1,
+                       double dt = 0.0, WorldSettings ws = WorldSettings()) {
+  BuiltScene scene = buildScenario(spec);
+  if (dt > 0.0) scene.model.dt = dt;
+  ws.solver_settings.max_iterations = iterations;
+  ws.solver_settings.tolerance = tolerance;
+  ws.solver_settings.threads = threads;
+  return World(std::move(scene.model), ws);
+}
+
+/// Dense J (all rows x all DOF) of a problem.
+inline MatX denseJacobian(const StepProblem& p) {
+  MatX J = MatX::Zero(p.numRows(), p.numDof());
+  for (const Constraint& c : p.constraints)
+    for (int q = 0; q < c.num_attachments; ++q) {
+      const Attachment& a = p.attachments[c.first_attachment + q];
+      J.block(c.row_offset, p.subsystems[a.subsystem].dof_offset, c.rows, a.dof) += p.J(a);
+    }
+  return J;
+}
+
+/// Dense block-diagonal A of a problem.
+inline MatX denseA(const StepProblem& p) {
+  MatX A = MatX::Zero(p.numDof(), p.numDof());
+  for (int i = 0; i < p.numSubsystems(); ++i) {
+    const Subsystem& s = p.subsystems[i];
+    A.block(s.dof_offset, s.dof_offset, s.dof, s.dof) = p.A(i);
+  }
+  return A;
+}
+
+}  // namespace subsim::test
