@@ -66,11 +66,10 @@ TEST(BoxPlane, MarginFiltersAndTiltSelectsVertices) {
 TEST(BoxPlane, FeaturesStableUnderSmallMotion) {
   const Shape box = Shape::box(Vec3(0.5, 0.3, 0.2));
   const Pose plane = makePose(Vec3::Zero());
-  const ContactManifold m0 =
-      collide(box, makePose(Vec3(0, 0, 0.2)), Shape::plane(), plane, 0.01);
-  const ContactManifold m1 = collide(
-      box, makePose(Vec3(0.01, -0.02, 0.199), axisAngle(0.003, Vec3(1, 2, 3))), Shape::plane(),
-      plane, 0.01);
+  const ContactManifold m0 = collide(box, makePose(Vec3(0, 0, 0.2)), Shape::plane(), plane, 0.01);
+  const ContactManifold m1 =
+      collide(box, makePose(Vec3(0.01, -0.02, 0.199), axisAngle(0.003, Vec3(1, 2, 3))),
+              Shape::plane(), plane, 0.01);
   ASSERT_EQ(m0.count, 4);
   EXPECT_EQ(features(m0), features(m1));
 }

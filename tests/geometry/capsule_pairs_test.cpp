@@ -16,7 +16,7 @@ using test::expectConsistent;
 using test::makePose;
 using test::minGap;
 
-const Quat kAlongX = axisAngle(M_PI / 2, Vec3::UnitY());  // local z onto world x
+const Quat kAlongX = axisAngle(M_PI / 2, Vec3::UnitY());   // local z onto world x
 const Quat kAlongY = axisAngle(-M_PI / 2, Vec3::UnitX());  // local z onto world y
 
 TEST(CapsuleCapsule, CrossingAxes) {
@@ -80,7 +80,8 @@ TEST(CapsulePlane, LyingFlatGivesTwoPoints) {
   const Shape cap = Shape::capsule(0.25, 0.75);
   const Pose plane = makePose(Vec3(0, 0, 0.1));
   for (const double gap : {0.02, 0.0, -0.03}) {
-    const Pose pc = makePose(Vec3(0.3, -0.2, 0.1 + 0.25 + gap), axisAngle(0.7, Vec3::UnitZ()) * kAlongX);
+    const Pose pc =
+        makePose(Vec3(0.3, -0.2, 0.1 + 0.25 + gap), axisAngle(0.7, Vec3::UnitZ()) * kAlongX);
     const ContactManifold m = collide(cap, pc, Shape::plane(), plane, 0.05);
     ASSERT_EQ(m.count, 2);
     for (int i = 0; i < 2; ++i) {
@@ -160,8 +161,8 @@ TEST(CapsuleBox, AcrossAnEdgeUsesTheExactClosestPoint) {
   const Vec3 out = Vec3(1, 0, 1).normalized();
   for (const double gap : {0.02, -0.03}) {
     // Perpendicular to the box edge (x = 1, z = 0.5), at 45 degrees, its middle nearest the edge.
-    const Pose pc = makePose(Vec3(1.0, 0.3, 0.5) + (0.1 + gap) * out,
-                             axisAngle(3 * M_PI / 4, Vec3::UnitY()));
+    const Pose pc =
+        makePose(Vec3(1.0, 0.3, 0.5) + (0.1 + gap) * out, axisAngle(3 * M_PI / 4, Vec3::UnitY()));
     const ContactManifold m = collide(cap, pc, box, pb, 0.1);
     ASSERT_EQ(m.count, 1);
     EXPECT_NEAR(m.points[0].gap, gap, 1e-9);

@@ -81,7 +81,8 @@ TEST(CylinderCylinder, SideBySideAndStacked) {
     expectConsistent(a, pa, b, pb, 0.05, m, 1e-8);
   }
   for (const double gap : {0.03, -0.02}) {  // a standing on b, offset sideways
-    const Pose pa = makePose(pb.position + Vec3(0.1, -0.05, 0.9 + gap), axisAngle(0.7, Vec3::UnitZ()));
+    const Pose pa =
+        makePose(pb.position + Vec3(0.1, -0.05, 0.9 + gap), axisAngle(0.7, Vec3::UnitZ()));
     const ContactManifold m = collide(a, pa, b, pb, 0.05);
     ASSERT_EQ(m.count, 1);
     EXPECT_NEAR(m.points[0].gap, gap, 1e-8);
@@ -95,7 +96,8 @@ TEST(CapsuleCylinder, LyingAcrossTheCapAndBeside) {
   const Shape cyl = Shape::cylinder(0.5, 0.3);
   const Pose pc = makePose(Vec3::Zero());
   for (const double gap : {0.02, -0.01}) {
-    const Pose pk = makePose(Vec3(0.05, 0.1, 0.3 + 0.1 + gap), axisAngle(0.3, Vec3::UnitZ()) * kAlongX);
+    const Pose pk =
+        makePose(Vec3(0.05, 0.1, 0.3 + 0.1 + gap), axisAngle(0.3, Vec3::UnitZ()) * kAlongX);
     const ContactManifold m = collide(cap, pk, cyl, pc, 0.05);
     ASSERT_EQ(m.count, 1);
     EXPECT_NEAR(m.points[0].gap, gap, 1e-8);

@@ -26,8 +26,12 @@ void* operator new(std::size_t size) {
 // GCC cannot see that this malloc-based operator new pairs with these deletes.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
 #pragma GCC diagnostic pop
 
 namespace subsim {
@@ -48,10 +52,18 @@ std::vector<CollisionObject> randomScene(std::mt19937& rng, int n, bool with_cyl
     const int kind = std::uniform_int_distribution<int>(0, with_cylinders ? 3 : 2)(rng);
     Shape s;
     switch (kind) {
-      case 0: s = Shape::sphere(uniform(rng, 0.1, 0.3)); break;
-      case 1: s = Shape::box(randomVec(rng, 0.08, 0.3)); break;
-      case 2: s = Shape::capsule(uniform(rng, 0.05, 0.2), uniform(rng, 0.05, 0.3)); break;
-      default: s = Shape::cylinder(uniform(rng, 0.1, 0.25), uniform(rng, 0.05, 0.25)); break;
+      case 0:
+        s = Shape::sphere(uniform(rng, 0.1, 0.3));
+        break;
+      case 1:
+        s = Shape::box(randomVec(rng, 0.08, 0.3));
+        break;
+      case 2:
+        s = Shape::capsule(uniform(rng, 0.05, 0.2), uniform(rng, 0.05, 0.3));
+        break;
+      default:
+        s = Shape::cylinder(uniform(rng, 0.1, 0.25), uniform(rng, 0.05, 0.25));
+        break;
     }
     CollisionObject o{s, makePose(randomVec(rng, -2.0, 2.0) + Vec3(0, 0, 1.5), randomRotation(rng)),
                       uniform(rng, 0.0, 0.05), uniform(rng, 0.0, 1.0) > 0.15};
@@ -112,7 +124,8 @@ TEST(Detectors, NormalPointsFromObjectBTowardsObjectA) {
   };
   for (const auto& detector : {makeSweepAndPruneDetector(), makeBruteForceDetector()}) {
     std::vector<ContactPoint> out;
-    detector->detect(objects, [](int, int) { return true; }, out);
+    detector->detect(
+        objects, [](int, int) { return true; }, out);
     ASSERT_EQ(out.size(), 1u);
     EXPECT_EQ(out[0].object_a, 0);
     EXPECT_EQ(out[0].object_b, 1);
@@ -150,7 +163,8 @@ TEST(Detectors, FilterIsRespectedAndImmovablePairsSkipped) {
   };
   for (const auto& detector : {makeSweepAndPruneDetector(), makeBruteForceDetector()}) {
     std::vector<ContactPoint> out;
-    detector->detect(stack, [](int, int) { return true; }, out);
+    detector->detect(
+        stack, [](int, int) { return true; }, out);
     ASSERT_EQ(out.size(), 2u);
     EXPECT_EQ(out[0].object_b, 2);
     EXPECT_EQ(out[1].object_b, 2);

@@ -18,7 +18,9 @@ inline Quat axisAngle(double angle, const Vec3& axis) {
   return Quat(Eigen::AngleAxisd(angle, axis.normalized()));
 }
 
-inline Pose makePose(const Vec3& p, const Quat& q = Quat::Identity()) { return Pose{p, q}; }
+inline Pose makePose(const Vec3& p, const Quat& q = Quat::Identity()) {
+  return Pose{p, q};
+}
 
 inline Quat randomRotation(std::mt19937& rng) {
   std::normal_distribution<double> n(0.0, 1.0);
@@ -38,12 +40,16 @@ inline Vec3 randomVec(std::mt19937& rng, double lo, double hi) {
 /// A random bounded shape of the given type with sizes in [0.2, 1].
 inline Shape randomShape(std::mt19937& rng, ShapeType type) {
   switch (type) {
-    case ShapeType::Sphere: return Shape::sphere(uniform(rng, 0.2, 0.8));
-    case ShapeType::Capsule: return Shape::capsule(uniform(rng, 0.15, 0.5), uniform(rng, 0.2, 0.8));
-    case ShapeType::Box: return Shape::box(randomVec(rng, 0.2, 0.8));
+    case ShapeType::Sphere:
+      return Shape::sphere(uniform(rng, 0.2, 0.8));
+    case ShapeType::Capsule:
+      return Shape::capsule(uniform(rng, 0.15, 0.5), uniform(rng, 0.2, 0.8));
+    case ShapeType::Box:
+      return Shape::box(randomVec(rng, 0.2, 0.8));
     case ShapeType::Cylinder:
       return Shape::cylinder(uniform(rng, 0.2, 0.7), uniform(rng, 0.2, 0.7));
-    case ShapeType::Plane: return Shape::plane();
+    case ShapeType::Plane:
+      return Shape::plane();
   }
   return Shape::sphere(1.0);
 }
@@ -65,7 +71,8 @@ inline double minGap(const ContactManifold& m) {
 inline double signedDistance(const Shape& s, const Pose& pose, const Vec3& p) {
   const Vec3 l = pose.inverseTransformPoint(p);
   switch (s.type) {
-    case ShapeType::Sphere: return l.norm() - s.radius;
+    case ShapeType::Sphere:
+      return l.norm() - s.radius;
     case ShapeType::Capsule: {
       const double z = std::clamp(l.z(), -s.half_length, s.half_length);
       return (l - Vec3(0, 0, z)).norm() - s.radius;
@@ -79,7 +86,8 @@ inline double signedDistance(const Shape& s, const Pose& pose, const Vec3& p) {
       const double dz = std::abs(l.z()) - s.half_length;
       return std::hypot(std::max(dr, 0.0), std::max(dz, 0.0)) + std::min(std::max(dr, dz), 0.0);
     }
-    case ShapeType::Plane: return l.z();
+    case ShapeType::Plane:
+      return l.z();
   }
   return 0.0;
 }

@@ -80,11 +80,11 @@ TEST(SphereBox, FaceEdgeCornerAndInside) {
     Vec3 normal_local;
   };
   const Case cases[] = {
-      {Vec3(0.3, 0.1, 0.25 + 0.4), 0.3, Vec3::UnitZ()},                    // over the top face
-      {Vec3(1.3, 0.9, 0.0), 0.5 - 0.1, Vec3(0.6, 0.8, 0.0)},                // beside an edge
+      {Vec3(0.3, 0.1, 0.25 + 0.4), 0.3, Vec3::UnitZ()},       // over the top face
+      {Vec3(1.3, 0.9, 0.0), 0.5 - 0.1, Vec3(0.6, 0.8, 0.0)},  // beside an edge
       {Vec3(1.2, -0.7, -0.45), std::sqrt(0.12) - 0.1, Vec3(1, -1, -1) / std::sqrt(3.0)},  // corner
-      {Vec3(0.9, 0.0, 0.0), -(0.1 + 0.1), Vec3::UnitX()},                  // inside, nearest +x
-      {Vec3(0.0, 0.1, -0.2), -(0.05 + 0.1), -Vec3::UnitZ()},               // inside, nearest -z
+      {Vec3(0.9, 0.0, 0.0), -(0.1 + 0.1), Vec3::UnitX()},     // inside, nearest +x
+      {Vec3(0.0, 0.1, -0.2), -(0.05 + 0.1), -Vec3::UnitZ()},  // inside, nearest -z
   };
   for (const Case& c : cases) {
     const Pose ps = at(c.local);
@@ -109,12 +109,12 @@ TEST(SphereCylinder, SideCapRimAndInside) {
     Vec3 normal_local;
   };
   const Case cases[] = {
-      {Vec3(0.6, 0.8, 0.3), 1.0 - 0.5 - 0.2, Vec3(0.6, 0.8, 0.0)},     // beside the side
-      {Vec3(0.1, -0.2, 1.5), 0.5 - 0.2, Vec3::UnitZ()},                // over the top cap
-      {Vec3(0.0, -0.8, -1.4), 0.5 - 0.2, Vec3(0.0, -0.6, -0.8)},       // off the bottom rim
-      {Vec3(0.0, 0.45, 0.2), -(0.05 + 0.2), Vec3::UnitY()},            // inside, nearest the side
-      {Vec3(0.1, 0.0, -0.9), -(0.1 + 0.2), -Vec3::UnitZ()},            // inside, nearest a cap
-      {Vec3(0.0, 0.0, 0.0), -(0.5 + 0.2), Vec3::Zero()},               // on the axis
+      {Vec3(0.6, 0.8, 0.3), 1.0 - 0.5 - 0.2, Vec3(0.6, 0.8, 0.0)},  // beside the side
+      {Vec3(0.1, -0.2, 1.5), 0.5 - 0.2, Vec3::UnitZ()},             // over the top cap
+      {Vec3(0.0, -0.8, -1.4), 0.5 - 0.2, Vec3(0.0, -0.6, -0.8)},    // off the bottom rim
+      {Vec3(0.0, 0.45, 0.2), -(0.05 + 0.2), Vec3::UnitY()},         // inside, nearest the side
+      {Vec3(0.1, 0.0, -0.9), -(0.1 + 0.2), -Vec3::UnitZ()},         // inside, nearest a cap
+      {Vec3(0.0, 0.0, 0.0), -(0.5 + 0.2), Vec3::Zero()},            // on the axis
   };
   for (const Case& c : cases) {
     const Pose ps = makePose(pc.transformPoint(c.local));

@@ -50,8 +50,8 @@ SurfacePoint closestOnSphere(const Vec3& centre, double radius, const Vec3& p,
                              const Vec3& fallback_normal) {
   const Vec3 d = p - centre;
   const double len = d.norm();
-  const Vec3 n = (len > 1e-14 * std::max(radius, 1e-300) && len > 0.0) ? Vec3(d / len)
-                                                                          : fallback_normal;
+  const Vec3 n =
+      (len > 1e-14 * std::max(radius, 1e-300) && len > 0.0) ? Vec3(d / len) : fallback_normal;
   return SurfacePoint{centre + radius * n, n, len - radius};
 }
 
@@ -86,14 +86,13 @@ double signedDistanceBoxLocal(const Vec3& half_extents, const Vec3& p_local) {
   return d.cwiseMax(0.0).norm() + std::min(d.maxCoeff(), 0.0);
 }
 
-SurfacePoint closestOnCylinder(double radius, double half_length, const Pose& pose,
-                               const Vec3& p) {
+SurfacePoint closestOnCylinder(double radius, double half_length, const Pose& pose, const Vec3& p) {
   const Vec3 l = pose.inverseTransformPoint(p);
   const double rho = std::hypot(l.x(), l.y());
   // On the axis every radial direction is closest; local x is a deterministic choice.
   const Vec3 radial = rho > 0.0 ? Vec3(l.x() / rho, l.y() / rho, 0.0) : Vec3::UnitX();
   const double sz = l.z() >= 0.0 ? 1.0 : -1.0;
-  const double out_r = rho - radius;                // > 0 outside the side
+  const double out_r = rho - radius;                   // > 0 outside the side
   const double out_z = std::abs(l.z()) - half_length;  // > 0 beyond a cap
   Vec3 q, n;
   double dist;

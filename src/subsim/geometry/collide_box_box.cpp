@@ -38,8 +38,8 @@ struct ClipVertex {
 };
 
 // Keeps the part of the polygon with normal . p <= offset.
-int clipPolygon(const ClipVertex* in, int n, const Vec3& normal, double offset,
-                std::uint32_t plane, ClipVertex* out) {
+int clipPolygon(const ClipVertex* in, int n, const Vec3& normal, double offset, std::uint32_t plane,
+                ClipVertex* out) {
   int m = 0;
   for (int e = 0; e < n; ++e) {
     const ClipVertex& P = in[e];

@@ -27,8 +27,8 @@ Vec3 crossingNormal(const Vec3& ua, const Vec3& ub, const Vec3& a_minus_b) {
 }
 
 // The point of capsule b's surface closest to p.
-SurfacePoint capsuleSurfaceFrom(const Vec3& p, const Vec3& cb, const Vec3& ub, double hb,
-                                double rb, const Vec3& fallback) {
+SurfacePoint capsuleSurfaceFrom(const Vec3& p, const Vec3& cb, const Vec3& ub, double hb, double rb,
+                                const Vec3& fallback) {
   const Vec3 q = cb + closestParameterOnSegment(cb, ub, hb, p) * ub;
   return closestOnSphere(q, rb, p, fallback);
 }
@@ -104,10 +104,10 @@ void collideCapsuleCapsule(const Shape& a, const Pose& pa, const Shape& b, const
       double end_gap = 1e300;
       for (std::uint32_t end = 0; end < 2; ++end) {
         const Vec3 p = ca + (end == 0 ? lo : hi) * ua;
-        end_gap = std::min(end_gap, addSphereContact(a.radius,
-                                                     capsuleSurfaceFrom(p, cb, ub, hb, b.radius,
-                                                                        fallback),
-                                                     margin, 1 + end, out));
+        end_gap = std::min(
+            end_gap,
+            addSphereContact(a.radius, capsuleSurfaceFrom(p, cb, ub, hb, b.radius, fallback),
+                             margin, 1 + end, out));
       }
       // Slightly crossing axes dip between the ends: keep the true minimum as well.
       if (closest.distance - a.radius < end_gap - 1e-9 * scale) {

@@ -6,8 +6,8 @@
 
 namespace subsim::detail {
 
-void collideConvexGjk(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
-                      double margin, ContactManifold& out) {
+void collideConvexGjk(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin,
+                      ContactManifold& out) {
   ConvexContact c;
   if (convexContact(a, pa, b, pb, margin, c)) {
     out.add(0.5 * (c.point_a + c.point_b), c.normal, c.gap, 0);

@@ -20,15 +20,15 @@ void collideSphereCapsule(const Shape& a, const Pose& pa, const Shape& b, const 
                    margin, 0, out);
 }
 
-void collideSphereBox(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
-                      double margin, ContactManifold& out) {
+void collideSphereBox(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin,
+                      ContactManifold& out) {
   addSphereContact(a.radius, closestOnBox(b.half_extents, pb, pa.position), margin, 0, out);
 }
 
 void collideSphereCylinder(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                            double margin, ContactManifold& out) {
-  addSphereContact(a.radius, closestOnCylinder(b.radius, b.half_length, pb, pa.position), margin,
-                   0, out);
+  addSphereContact(a.radius, closestOnCylinder(b.radius, b.half_length, pb, pa.position), margin, 0,
+                   out);
 }
 
 }  // namespace subsim::detail

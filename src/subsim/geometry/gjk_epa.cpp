@@ -10,7 +10,9 @@
 namespace subsim::detail {
 
 ConvexSupport::ConvexSupport(const Shape& shape, const Pose& pose, double inflate)
-    : shape_(shape), pose_(pose), rotation_(pose.orientation.toRotationMatrix()),
+    : shape_(shape),
+      pose_(pose),
+      rotation_(pose.orientation.toRotationMatrix()),
       inflate_(inflate) {}
 
 Vec3 ConvexSupport::support(const Vec3& dir) const {
@@ -18,8 +20,11 @@ Vec3 ConvexSupport::support(const Vec3& dir) const {
   const auto sgn = [](double x) { return x >= 0.0 ? 1.0 : -1.0; };
   Vec3 local = Vec3::Zero();
   switch (shape_.type) {
-    case ShapeType::Sphere: break;  // core is the centre
-    case ShapeType::Capsule: local.z() = sgn(d.z()) * shape_.half_length; break;
+    case ShapeType::Sphere:
+      break;  // core is the centre
+    case ShapeType::Capsule:
+      local.z() = sgn(d.z()) * shape_.half_length;
+      break;
     case ShapeType::Box:
       local = Vec3(sgn(d.x()) * shape_.half_extents.x(), sgn(d.y()) * shape_.half_extents.y(),
                    sgn(d.z()) * shape_.half_extents.z());
@@ -31,7 +36,8 @@ Vec3 ConvexSupport::support(const Vec3& dir) const {
       local.z() = sgn(d.z()) * shape_.half_length;
       break;
     }
-    case ShapeType::Plane: break;  // unbounded: callers never pass one
+    case ShapeType::Plane:
+      break;  // unbounded: callers never pass one
   }
   Vec3 p = pose_.position + rotation_ * local;
   const double len = dir.norm();
@@ -42,18 +48,26 @@ Vec3 ConvexSupport::support(const Vec3& dir) const {
 double ConvexSupport::boundingRadius() const {
   double r = inflate_;
   switch (shape_.type) {
-    case ShapeType::Sphere: break;
-    case ShapeType::Capsule: r += shape_.half_length; break;
-    case ShapeType::Box: r += shape_.half_extents.norm(); break;
-    case ShapeType::Cylinder: r += std::hypot(shape_.radius, shape_.half_length); break;
-    case ShapeType::Plane: break;
+    case ShapeType::Sphere:
+      break;
+    case ShapeType::Capsule:
+      r += shape_.half_length;
+      break;
+    case ShapeType::Box:
+      r += shape_.half_extents.norm();
+      break;
+    case ShapeType::Cylinder:
+      r += std::hypot(shape_.radius, shape_.half_length);
+      break;
+    case ShapeType::Plane:
+      break;
   }
   return r;
 }
 
 double ConvexSupport::rounding() const {
   return shape_.type == ShapeType::Sphere || shape_.type == ShapeType::Capsule ? shape_.radius
-                                                                                : 0.0;
+                                                                               : 0.0;
 }
 
 namespace {
@@ -188,10 +202,15 @@ Vec3 closestTetrahedron(Simplex& s) {
 
 Vec3 closestOnSimplex(Simplex& s) {
   switch (s.n) {
-    case 1: s.bary[0] = 1.0; return s.p[0].w;
-    case 2: return closestSegment(s.p[0], s.p[1], s);
-    case 3: return closestTriangle(s.p[0], s.p[1], s.p[2], s);
-    default: return closestTetrahedron(s);
+    case 1:
+      s.bary[0] = 1.0;
+      return s.p[0].w;
+    case 2:
+      return closestSegment(s.p[0], s.p[1], s);
+    case 3:
+      return closestTriangle(s.p[0], s.p[1], s.p[2], s);
+    default:
+      return closestTetrahedron(s);
   }
 }
 
@@ -435,8 +454,8 @@ struct Penetration {
 // inside the face's support plane); should the growth stop early on a degenerate update, the
 // depth is bracketed by the closest face and the least support distance over the faces, and
 // the upper bound is reported (a deeper contact errs on the safe side).
-bool epa(const ConvexSupport& A, const ConvexSupport& B, const Simplex& s, double tol,
-         double merge, Penetration& result) {
+bool epa(const ConvexSupport& A, const ConvexSupport& B, const Simplex& s, double tol, double merge,
+         Penetration& result) {
   Polytope poly;
   for (int i = 0; i < 4; ++i) poly.vert[i] = s.p[i];
   poly.nv = 4;
@@ -483,8 +502,8 @@ bool epa(const ConvexSupport& A, const ConvexSupport& B, const Simplex& s, doubl
     if (!poly.alive[i]) continue;
     const EpaFace& g = poly.face[i];
     Simplex t;
-    const double q = closestTriangle(poly.vert[g.v[0]], poly.vert[g.v[1]], poly.vert[g.v[2]], t)
-                         .squaredNorm();
+    const double q =
+        closestTriangle(poly.vert[g.v[0]], poly.vert[g.v[1]], poly.vert[g.v[2]], t).squaredNorm();
     if (q < nearest) {
       nearest = q;
       witness = t;
@@ -510,8 +529,8 @@ bool convexContact(const Shape& a, const Pose& pa, const Shape& b, const Pose& p
   const double scale =
       A.boundingRadius() + B.boundingRadius() + ra + rb + (pa.position - pb.position).norm();
   const double eps = 1e-14 * scale;
-  const double tol = 1e-13 * scale;    // EPA: support within this of the closest face
-  const double merge = 1e-9 * scale;   // EPA: support points this close are the same point
+  const double tol = 1e-13 * scale;   // EPA: support within this of the closest face
+  const double merge = 1e-9 * scale;  // EPA: support points this close are the same point
   // Reports b's witness and a's placed from it, so that point_a - point_b == gap * normal holds
   // exactly whatever the round-off in the witnesses.
   const auto report = [&](double gap, const Vec3& normal, const Vec3& on_b) {
@@ -544,8 +563,7 @@ bool convexContact(const Shape& a, const Pose& pa, const Shape& b, const Pose& p
   // start EPA from.  Growing a's core by delta makes the overlap at least delta deep.
   const double delta = 1e-6 * scale;
   const ConvexSupport Ag(a, pa, delta);
-  if (gjk(Ag, B, std::numeric_limits<double>::infinity(), eps, s, v) !=
-      GjkStatus::kIntersecting) {
+  if (gjk(Ag, B, std::numeric_limits<double>::infinity(), eps, s, v) != GjkStatus::kIntersecting) {
     return false;  // only by round-off: the grown cores overlap by nearly delta
   }
   if (s.n < 4 && !extendSimplex(Ag, B, eps, s)) return false;

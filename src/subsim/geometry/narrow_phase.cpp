@@ -1,8 +1,6 @@
 // collideShapes: dispatch on the (unordered) pair of shape types to one pair function.
 #include "subsim/geometry/narrow_phase.hpp"
 
-#include <utility>
-
 #include "subsim/geometry/narrow_phase_pairs.hpp"
 
 namespace subsim {

@@ -43,8 +43,7 @@ SurfacePoint closestOnBox(const Vec3& half_extents, const Pose& pose, const Vec3
 /// loop of the capsule-box line search).
 double signedDistanceBoxLocal(const Vec3& half_extents, const Vec3& p_local);
 /// Cylinder surface (axis local z); a point inside leaves through the nearer of side and cap.
-SurfacePoint closestOnCylinder(double radius, double half_length, const Pose& pose,
-                               const Vec3& p);
+SurfacePoint closestOnCylinder(double radius, double half_length, const Pose& pose, const Vec3& p);
 /// Boundary plane of the half-space local z <= 0.
 SurfacePoint closestOnPlane(const Pose& pose, const Vec3& p);
 
@@ -68,8 +67,8 @@ void collideSphereSphere(const Shape& a, const Pose& pa, const Shape& b, const P
                          double margin, ContactManifold& out);
 void collideSphereCapsule(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                           double margin, ContactManifold& out);
-void collideSphereBox(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
-                      double margin, ContactManifold& out);
+void collideSphereBox(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin,
+                      ContactManifold& out);
 void collideSphereCylinder(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                            double margin, ContactManifold& out);
 void collideSpherePlane(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
@@ -84,8 +83,8 @@ void collideCapsulePlane(const Shape& a, const Pose& pa, const Shape& b, const P
 // Box first:
 void collideBoxBox(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin,
                    ContactManifold& out);
-void collideBoxPlane(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
-                     double margin, ContactManifold& out);
+void collideBoxPlane(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin,
+                     ContactManifold& out);
 // Cylinder first:
 void collideCylinderPlane(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                           double margin, ContactManifold& out);
@@ -94,7 +93,7 @@ void collideCylinderPlane(const Shape& a, const Pose& pa, const Shape& b, const 
 /// distance and EPA penetration (see gjk_epa.hpp), gap < margin as for every pair.  Used for
 /// capsule-cylinder, box-cylinder and cylinder-cylinder, as a fallback of box-box, and by tests
 /// as an independent check of the analytic pairs.  Appends at most one point (feature 0).
-void collideConvexGjk(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
-                      double margin, ContactManifold& out);
+void collideConvexGjk(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin,
+                      ContactManifold& out);
 
 }  // namespace subsim::detail
