@@ -14,15 +14,16 @@ int main(int argc, char** argv) {
 
   RunOptions run;
   CLI::App* run_cmd = app.add_subcommand("run", "simulate a scene and report its figures");
-  run_cmd->add_option("scene", run.scene,
-                      "scene file (.yaml) or built-in scene with parameters, e.g. "
-                      "granular:spheres=1000,mu=0.3")
+  run_cmd
+      ->add_option("scene", run.scene,
+                   "scene file (.yaml) or built-in scene with parameters, e.g. "
+                   "granular:spheres=1000,mu=0.3")
       ->required();
   run_cmd->add_option("--solver", run.solver, "solver name")->capture_default_str();
   run_cmd->add_option("--iterations", run.iterations, "iteration cap")
       ->check(CLI::Range(0, 100000000));
-  run_cmd->add_option("--tolerance", run.tolerance,
-                      "stopping residual; 0 runs exactly --iterations")
+  run_cmd
+      ->add_option("--tolerance", run.tolerance, "stopping residual; 0 runs exactly --iterations")
       ->check(CLI::Range(0.0, 1e300));
   run_cmd->add_option("--steps", run.steps, "number of steps (default: the scene's)")
       ->check(CLI::Range(0, 100000000));

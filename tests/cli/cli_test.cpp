@@ -36,7 +36,9 @@ Result run(const std::string& args) {
   return r;
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 TEST(Cli, ScenariosListsEveryBuiltInScene) {
   const Result r = run("scenarios");
@@ -53,12 +55,28 @@ TEST(Cli, JsonRunPrintsExactlyOneObjectWithTheContractFields) {
   EXPECT_EQ(r.out.front(), '{');
   EXPECT_EQ(r.out[r.out.find_last_not_of('\n')], '}');
   EXPECT_EQ(r.out.find("}\n{"), std::string::npos);
-  for (const char* field :
-       {"schema_version", "scene", "solver", "threads", "iterations_cap", "iterations_mean",
-        "tolerance", "steps", "steps_completed", "dt", "dof", "subsystems", "contacts_mean",
-        "solver_ms_mean", "solver_ms_median", "step_ms_mean", "accuracy_mean",
-        "accuracy_fb_mean", "bilateral_residual_max", "max_penetration_m",
-        "final_kinetic_energy", "diverged"})
+  for (const char* field : {"schema_version",
+                            "scene",
+                            "solver",
+                            "threads",
+                            "iterations_cap",
+                            "iterations_mean",
+                            "tolerance",
+                            "steps",
+                            "steps_completed",
+                            "dt",
+                            "dof",
+                            "subsystems",
+                            "contacts_mean",
+                            "solver_ms_mean",
+                            "solver_ms_median",
+                            "step_ms_mean",
+                            "accuracy_mean",
+                            "accuracy_fb_mean",
+                            "bilateral_residual_max",
+                            "max_penetration_m",
+                            "final_kinetic_energy",
+                            "diverged"})
     EXPECT_TRUE(contains(r.out, std::string("\"") + field + "\"")) << field;
   EXPECT_TRUE(contains(r.out, "\"dof\": 168"));  // 27 spheres and the rod, 6 DOF each
   EXPECT_TRUE(contains(r.out, "\"subsystems\": 28"));
@@ -96,10 +114,10 @@ TEST(Cli, MalformedScenarioValueIsBadInput) {
 }
 
 TEST(Cli, BadCommandLineValuesAreBadInput) {
-  for (const char* args : {"run granular --steps -1", "run granular --dt 0", "run granular --dt -0.1",
-                           "run granular --threads 0", "run granular --iterations -3",
-                           "run granular --tolerance -1", "run granular --steps many",
-                           "run granular --solver nosuch", "run", "frobnicate"}) {
+  for (const char* args :
+       {"run granular --steps -1", "run granular --dt 0", "run granular --dt -0.1",
+        "run granular --threads 0", "run granular --iterations -3", "run granular --tolerance -1",
+        "run granular --steps many", "run granular --solver nosuch", "run", "frobnicate"}) {
     const Result r = run(args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
     EXPECT_FALSE(r.err.empty()) << args;

@@ -45,7 +45,9 @@ TEST(Rest, SphereOnPlaneStaysWithinATenthOfAMillimetreForTenSeconds) {
   }
 }
 
-double degreesOf(double tangent) { return std::atan(tangent) * 180.0 / std::numbers::pi; }
+double degreesOf(double tangent) {
+  return std::atan(tangent) * 180.0 / std::numbers::pi;
+}
 
 /// Displacement along the slope of the box on the incline after `seconds`, and its position
 /// history for the acceleration fit.
@@ -110,7 +112,8 @@ double maxJointError(double dt) {
     w.step();
     for (const Joint& j : w.model().joints) {
       const Vec3 a = w.state().pose[j.body_a].transformPoint(j.anchor_a);
-      const Vec3 b = j.body_b < 0 ? j.anchor_b : w.state().pose[j.body_b].transformPoint(j.anchor_b);
+      const Vec3 b =
+          j.body_b < 0 ? j.anchor_b : w.state().pose[j.body_b].transformPoint(j.anchor_b);
       worst = std::max(worst, (a - b).norm());
     }
   }

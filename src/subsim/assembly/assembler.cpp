@@ -12,12 +12,15 @@ std::uint64_t mix64(std::uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
-std::uint64_t nonZero(std::uint64_t k) { return k == 0 ? 1 : k; }
+std::uint64_t nonZero(std::uint64_t k) {
+  return k == 0 ? 1 : k;
+}
 }  // namespace
 
 std::uint64_t contactKey(int shape_a, int shape_b, std::uint32_t feature) {
-  return nonZero(mix64((static_cast<std::uint64_t>(shape_a) << 32) ^ static_cast<std::uint32_t>(shape_b)) ^
-                 mix64(0x100000000ull + feature));
+  return nonZero(
+      mix64((static_cast<std::uint64_t>(shape_a) << 32) ^ static_cast<std::uint32_t>(shape_b)) ^
+      mix64(0x100000000ull + feature));
 }
 std::uint64_t jointKey(int joint, int part) {
   return nonZero(mix64(0xa000000000000000ull + (static_cast<std::uint64_t>(joint) << 4) + part));

@@ -25,7 +25,8 @@ void addBodyRows(StepProblem& problem, const AssemblyContext& ctx, int body, con
       const int row = c.row_offset + k;
       // A soft row lambda = -k e - c (J_a v_a + J_b v_b) with v_b known is -k e' - c J_a v_a with
       // e' = e + (c / k) J_b v_b: exact, and why soft rows on kinematic bodies need k > 0.
-      const double scale = c.type == ConstraintType::Soft ? problem.soft_c[row] / problem.soft_k[row] : 1.0;
+      const double scale =
+          c.type == ConstraintType::Soft ? problem.soft_c[row] / problem.soft_k[row] : 1.0;
       problem.e[row] += scale * sign * G.row(k).dot(twist);
     }
     return;

@@ -22,9 +22,11 @@ void addSpringConstraint(const AssemblyContext& ctx, int index, double h, StepPr
   setSoftRow(problem, row, s.stiffness, s.damping, h);
   problem.e[row] = length - s.rest_length;
   if (s.body_a >= 0)
-    addBodyRows(problem, ctx, s.body_a, pointVelocityRows(pa - ctx.state.pose[s.body_a].position, &n, 1), 1.0);
+    addBodyRows(problem, ctx, s.body_a,
+                pointVelocityRows(pa - ctx.state.pose[s.body_a].position, &n, 1), 1.0);
   if (s.body_b >= 0)
-    addBodyRows(problem, ctx, s.body_b, pointVelocityRows(pb - ctx.state.pose[s.body_b].position, &n, 1), -1.0);
+    addBodyRows(problem, ctx, s.body_b,
+                pointVelocityRows(pb - ctx.state.pose[s.body_b].position, &n, 1), -1.0);
   if (problem.constraints[j].num_attachments == 0)
     dropUnattachedConstraint(problem);  // both ends immovable: no impulse on any subsystem
 }

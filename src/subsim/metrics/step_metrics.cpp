@@ -7,7 +7,9 @@
 
 namespace subsim {
 
-double accuracyOf(double residual) { return residual > 1e-16 ? -std::log10(residual) : 16.0; }
+double accuracyOf(double residual) {
+  return residual > 1e-16 ? -std::log10(residual) : 16.0;
+}
 
 namespace {
 
@@ -64,7 +66,8 @@ StepMetrics evaluateStep(const StepProblem& p, const StepSolution& sol) {
       const Eigen::Vector2d lt(l[1], l[2]);
       const Eigen::Vector2d arg = lt - Eigen::Vector2d(jv[1] + e[1], jv[2] + e[2]);
       const double radius = c.mu * std::max(l[0], 0.0);
-      const Eigen::Vector2d proj = arg.norm() > radius ? Eigen::Vector2d(arg * (radius / arg.norm())) : arg;
+      const Eigen::Vector2d proj =
+          arg.norm() > radius ? Eigen::Vector2d(arg * (radius / arg.norm())) : arg;
       sum_fb += phi_n * phi_n + (lt - proj).squaredNorm();
     }
     if (c.type == ConstraintType::Bilateral) {

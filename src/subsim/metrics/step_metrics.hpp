@@ -3,7 +3,8 @@
 //
 // constraint_residual (the AL paper, section 6, the papers' "AA" as -log10):
 //   1. vhat* = A^{-1} (b + J^T lambda) per subsystem (dynamics residual zero by construction);
-//   2. per constraint z_j = J_j vhat* - lambda_j + T(lambda_j - J_j vhat* - e_j) with the closed-form
+//   2. per constraint z_j = J_j vhat* - lambda_j + T(lambda_j - J_j vhat* - e_j) with the
+//   closed-form
 //      operator T at beta = 1 (strict cone for contacts; problem/constraint_operator.hpp);
 //   3. sqrt(sum_j ||J_j vhat* - z_j||^2) / (number of constraints).
 //   lambda is in N s and J vhat in m/s, mixed at beta = 1 exactly as in the paper.

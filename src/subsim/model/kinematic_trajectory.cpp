@@ -8,8 +8,10 @@ namespace subsim {
 
 Pose KinematicTrajectory::pose(double t) const {
   switch (kind) {
-    case Kind::Fixed: return start;
-    case Kind::Linear: return Pose{start.position + t * velocity, start.orientation};
+    case Kind::Fixed:
+      return start;
+    case Kind::Linear:
+      return Pose{start.position + t * velocity, start.orientation};
     case Kind::Circle: {
       const double angle = 2.0 * std::numbers::pi * frequency * t + phase;
       const double lift =

@@ -7,14 +7,14 @@ namespace subsim {
 struct KinematicTrajectory {
   enum class Kind { Fixed, Linear, Circle };
   Kind kind = Kind::Fixed;
-  Pose start;                            // pose at t = 0 (Fixed, Linear); orientation for all
-  Vec3 velocity = Vec3::Zero();          // Linear: constant world velocity (m/s)
-  Vec3 center = Vec3::Zero();            // Circle: centre of the horizontal circle (m)
-  double radius = 0.0;                   // Circle: radius (m)
-  double frequency = 0.0;                // Circle: revolutions per second
-  double phase = 0.0;                    // Circle: angle at t = 0 (rad)
-  double descent = 0.0;                  // Circle: starts this far above centre.z (m) ...
-  double descent_speed = 0.0;            // ... and moves down at this speed (m/s) until on it
+  Pose start;                    // pose at t = 0 (Fixed, Linear); orientation for all
+  Vec3 velocity = Vec3::Zero();  // Linear: constant world velocity (m/s)
+  Vec3 center = Vec3::Zero();    // Circle: centre of the horizontal circle (m)
+  double radius = 0.0;           // Circle: radius (m)
+  double frequency = 0.0;        // Circle: revolutions per second
+  double phase = 0.0;            // Circle: angle at t = 0 (rad)
+  double descent = 0.0;          // Circle: starts this far above centre.z (m) ...
+  double descent_speed = 0.0;    // ... and moves down at this speed (m/s) until on it
 
   Pose pose(double t) const;
 };

@@ -11,18 +11,24 @@ namespace subsim {
 
 const char* bodyKindName(BodyKind kind) {
   switch (kind) {
-    case BodyKind::Dynamic: return "dynamic";
-    case BodyKind::Static: return "static";
-    case BodyKind::Kinematic: return "kinematic";
+    case BodyKind::Dynamic:
+      return "dynamic";
+    case BodyKind::Static:
+      return "static";
+    case BodyKind::Kinematic:
+      return "kinematic";
   }
   return "unknown";
 }
 
 const char* jointTypeName(JointType type) {
   switch (type) {
-    case JointType::Ball: return "ball";
-    case JointType::Hinge: return "hinge";
-    case JointType::Weld: return "weld";
+    case JointType::Ball:
+      return "ball";
+    case JointType::Hinge:
+      return "hinge";
+    case JointType::Weld:
+      return "weld";
   }
   return "unknown";
 }
@@ -96,8 +102,8 @@ double Model::frictionBetween(int shape_a, int shape_b) const {
 
 bool Model::jointsAllowCollision(int body_a, int body_b) const {
   for (const Joint& j : joints) {
-    const bool joins = (j.body_a == body_a && j.body_b == body_b) ||
-                       (j.body_a == body_b && j.body_b == body_a);
+    const bool joins =
+        (j.body_a == body_a && j.body_b == body_b) || (j.body_a == body_b && j.body_b == body_a);
     if (joins && !j.collide_connected) return false;
   }
   return true;
@@ -115,7 +121,9 @@ std::string at(const char* list, size_t i, const char* field) {
   return s.str();
 }
 
-bool finite(const Vec3& v) { return v.allFinite(); }
+bool finite(const Vec3& v) {
+  return v.allFinite();
+}
 
 void checkBodyIndex(const Model& m, int body, const std::string& field, bool world_allowed) {
   if (body == -1 && world_allowed) return;
@@ -133,25 +141,30 @@ void Model::validate() const {
   for (size_t i = 0; i < bodies.size(); ++i) {
     const Body& b = bodies[i];
     if (b.kind == BodyKind::Dynamic) {
-      if (!(b.mass > 0.0) || !std::isfinite(b.mass)) fail(at("bodies", i, "mass"), "expected a positive mass in kg");
-      if (!b.inertia.allFinite() || (b.inertia - b.inertia.transpose()).norm() > 1e-12 * b.inertia.norm())
+      if (!(b.mass > 0.0) || !std::isfinite(b.mass))
+        fail(at("bodies", i, "mass"), "expected a positive mass in kg");
+      if (!b.inertia.allFinite() ||
+          (b.inertia - b.inertia.transpose()).norm() > 1e-12 * b.inertia.norm())
         fail(at("bodies", i, "inertia"), "expected a finite symmetric matrix");
       Eigen::SelfAdjointEigenSolver<Mat3> eig(b.inertia);
       if (!(eig.eigenvalues().minCoeff() > 0.0))
         fail(at("bodies", i, "inertia"), "expected a positive definite inertia");
     }
-    if (!finite(b.initial_pose.position)) fail(at("bodies", i, "position"), "expected three finite numbers");
+    if (!finite(b.initial_pose.position))
+      fail(at("bodies", i, "position"), "expected three finite numbers");
     if (!b.initial_pose.orientation.coeffs().allFinite() ||
         std::abs(b.initial_pose.orientation.norm() - 1.0) > 1e-6)
       fail(at("bodies", i, "orientation"), "expected a unit quaternion [w, x, y, z]");
-    if (!finite(b.initial_linear_velocity)) fail(at("bodies", i, "velocity"), "expected three finite numbers");
+    if (!finite(b.initial_linear_velocity))
+      fail(at("bodies", i, "velocity"), "expected three finite numbers");
     if (!finite(b.initial_angular_velocity))
       fail(at("bodies", i, "angular_velocity"), "expected three finite numbers");
   }
   for (size_t i = 0; i < shapes.size(); ++i) {
     const BodyShape& s = shapes[i];
     checkBodyIndex(*this, s.body, at("shapes", i, "body"), false);
-    if (!(s.mu >= 0.0) || !std::isfinite(s.mu)) fail(at("shapes", i, "mu"), "expected a friction coefficient >= 0");
+    if (!(s.mu >= 0.0) || !std::isfinite(s.mu))
+      fail(at("shapes", i, "mu"), "expected a friction coefficient >= 0");
     const Shape& g = s.shape;
     const bool round = g.type == ShapeType::Sphere || g.type == ShapeType::Capsule ||
                        g.type == ShapeType::Cylinder;
@@ -160,20 +173,23 @@ void Model::validate() const {
     if ((g.type == ShapeType::Capsule || g.type == ShapeType::Cylinder) &&
         !(g.half_length > 0.0 && std::isfinite(g.half_length)))
       fail(at("shapes", i, "length"), "expected a positive length in m");
-    if (g.type == ShapeType::Box && !(g.half_extents.minCoeff() > 0.0 && g.half_extents.allFinite()))
+    if (g.type == ShapeType::Box &&
+        !(g.half_extents.minCoeff() > 0.0 && g.half_extents.allFinite()))
       fail(at("shapes", i, "size"), "expected three positive lengths in m");
     if (g.type == ShapeType::Plane && bodies[s.body].kind == BodyKind::Dynamic)
-      fail(at("shapes", i, "type"), "a plane is unbounded: it may only belong to a static or kinematic body");
+      fail(at("shapes", i, "type"),
+           "a plane is unbounded: it may only belong to a static or kinematic body");
   }
   for (size_t i = 0; i < joints.size(); ++i) {
     const Joint& j = joints[i];
     checkBodyIndex(*this, j.body_a, at("joints", i, "a"), false);
     checkBodyIndex(*this, j.body_b, at("joints", i, "b"), true);
     if (j.body_a == j.body_b) fail(at("joints", i, "b"), "expected two different bodies");
-    if (j.limited && !(j.lower <= j.upper)) fail(at("joints", i, "limits"), "expected lower <= upper");
+    if (j.limited && !(j.lower <= j.upper))
+      fail(at("joints", i, "limits"), "expected lower <= upper");
     if (!(j.stiffness >= 0.0) || !(j.damping >= 0.0) || !(j.angular_stiffness >= 0.0) ||
-        !(j.angular_damping >= 0.0) || !std::isfinite(j.stiffness + j.damping +
-                                                      j.angular_stiffness + j.angular_damping))
+        !(j.angular_damping >= 0.0) ||
+        !std::isfinite(j.stiffness + j.damping + j.angular_stiffness + j.angular_damping))
       fail(at("joints", i, "stiffness"), "expected non-negative finite stiffness and damping");
     if (j.compliant() && j.type != JointType::Ball && !(j.angular_stiffness > 0.0))
       fail(at("joints", i, "angular_stiffness"),
@@ -188,7 +204,8 @@ void Model::validate() const {
     checkBodyIndex(*this, s.body_a, at("springs", i, "a"), true);
     checkBodyIndex(*this, s.body_b, at("springs", i, "b"), true);
     if (!(s.stiffness >= 0.0) || !(s.damping >= 0.0) || !(s.rest_length >= 0.0))
-      fail(at("springs", i, "stiffness"), "expected non-negative stiffness, damping and rest length");
+      fail(at("springs", i, "stiffness"),
+           "expected non-negative stiffness, damping and rest length");
     for (int b : {s.body_a, s.body_b})
       if (b >= 0 && bodies[b].kind == BodyKind::Kinematic && !(s.stiffness > 0.0))
         fail(at("springs", i, "stiffness"),
@@ -208,11 +225,15 @@ State State::initial(const Model& model) {
   s.pose.resize(n);
   s.linear_velocity.resize(n);
   s.angular_velocity.resize(n);
+  s.midpoint_linear_velocity.resize(n);
+  s.midpoint_angular_velocity.resize(n);
   for (size_t i = 0; i < n; ++i) {
     const Body& b = model.bodies[i];
     s.pose[i] = b.kind == BodyKind::Kinematic ? b.trajectory.pose(0.0) : b.initial_pose;
     s.linear_velocity[i] = b.initial_linear_velocity;
     s.angular_velocity[i] = b.initial_angular_velocity;
+    s.midpoint_linear_velocity[i] = b.initial_linear_velocity;
+    s.midpoint_angular_velocity[i] = b.initial_angular_velocity;
   }
   return s;
 }
@@ -229,6 +250,8 @@ std::uint64_t State::hash() const {
     for (int k = 0; k < 4; ++k) mix(pose[i].orientation.coeffs()[k]);
     for (int k = 0; k < 3; ++k) mix(linear_velocity[i][k]);
     for (int k = 0; k < 3; ++k) mix(angular_velocity[i][k]);
+    for (int k = 0; k < 3; ++k) mix(midpoint_linear_velocity[i][k]);
+    for (int k = 0; k < 3; ++k) mix(midpoint_angular_velocity[i][k]);
   }
   return h;
 }

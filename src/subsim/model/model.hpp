@@ -17,13 +17,13 @@ const char* bodyKindName(BodyKind kind);
 struct Body {
   std::string name;
   BodyKind kind = BodyKind::Dynamic;
-  double mass = 0.0;                     // kg (dynamic bodies)
-  Mat3 inertia = Mat3::Zero();           // kg m^2 about the centre of mass, body frame
-  Pose initial_pose;                     // of the centre of mass frame
+  double mass = 0.0;                             // kg (dynamic bodies)
+  Mat3 inertia = Mat3::Zero();                   // kg m^2 about the centre of mass, body frame
+  Pose initial_pose;                             // of the centre of mass frame
   Vec3 initial_linear_velocity = Vec3::Zero();   // m/s, world
   Vec3 initial_angular_velocity = Vec3::Zero();  // rad/s, world
-  KinematicTrajectory trajectory;        // kinematic bodies
-  std::vector<int> shapes;               // indices into Model::shapes (filled by addShape)
+  KinematicTrajectory trajectory;                // kinematic bodies
+  std::vector<int> shapes;                       // indices into Model::shapes (filled by addShape)
 };
 
 /// A body with a name, kind and mass; everything else at its default.
@@ -35,8 +35,8 @@ Body namedBody(std::string name, BodyKind kind, double mass = 0.0);
 struct BodyShape {
   int body = -1;
   Shape shape;
-  Pose local_pose;      // shape frame in the body frame
-  double mu = 0.5;      // friction coefficient of this shape's material
+  Pose local_pose;  // shape frame in the body frame
+  double mu = 0.5;  // friction coefficient of this shape's material
   std::uint32_t group = 1;
   std::uint32_t mask = 0xffffffffu;
 };
@@ -54,16 +54,16 @@ struct Joint {
   int body_b = -1;
   Vec3 anchor_a = Vec3::Zero();
   Vec3 anchor_b = Vec3::Zero();
-  Vec3 axis_a = Vec3::UnitZ();  // hinge axis in a's frame
-  Vec3 axis_b = Vec3::UnitZ();  // hinge axis in b's frame
+  Vec3 axis_a = Vec3::UnitZ();            // hinge axis in a's frame
+  Vec3 axis_b = Vec3::UnitZ();            // hinge axis in b's frame
   Quat rest_relative = Quat::Identity();  // q_b^-1 q_a at rest (hinge angle zero, weld)
-  bool limited = false;         // hinge angle limits
-  double lower = 0.0, upper = 0.0;  // rad
-  bool collide_connected = false;   // let the two joined bodies collide
+  bool limited = false;                   // hinge angle limits
+  double lower = 0.0, upper = 0.0;        // rad
+  bool collide_connected = false;         // let the two joined bodies collide
   /// Compliance: a joint with stiffness > 0 is soft (lambda = -k e - c J vhat per row) instead of
   /// hard.  Linear rows use stiffness (N/m) and damping (N s/m), angular rows angular_stiffness
-  /// (N m/rad) and angular_damping (N m s/rad); both stiffnesses must then be positive.  This is how
-  /// an impedance-controlled drive or a flexible mount is modelled.
+  /// (N m/rad) and angular_damping (N m s/rad); both stiffnesses must then be positive.  This is
+  /// how an impedance-controlled drive or a flexible mount is modelled.
   double stiffness = 0.0;
   double damping = 0.0;
   double angular_stiffness = 0.0;
@@ -93,7 +93,7 @@ struct FrictionPair {
 struct ContactSettings {
   /// Contacts are generated while the gap is below margin + how far the pair can close in one step
   /// (speculative contacts), so the constraint J vhat + gap / h >= 0 prevents penetration.
-  double margin = 1e-3;  // m
+  double margin = 5e-4;  // m
   /// Penetration that does occur is removed at rate erp per step: e = erp * gap / h for gap < 0.
   double erp = 0.2;
 };

@@ -14,6 +14,11 @@ struct State {
   std::vector<Pose> pose;              // centre-of-mass frame, per body
   std::vector<Vec3> linear_velocity;   // of the centre of mass, world (m/s)
   std::vector<Vec3> angular_velocity;  // world (rad/s)
+  /// The last step's midpoint twist vhat (the initial velocity before the first step).  Joint
+  /// Jacobians are evaluated at the pose half a step ahead predicted with it: unlike v_k it is
+  /// free of the midpoint rule's alternating mode v_{k+1} = 2 vhat - v_k in constrained directions.
+  std::vector<Vec3> midpoint_linear_velocity;
+  std::vector<Vec3> midpoint_angular_velocity;
 
   /// The state at t = 0 given by the model's initial poses and velocities.
   static State initial(const Model& model);

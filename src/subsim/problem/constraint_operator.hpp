@@ -19,19 +19,20 @@ namespace subsim {
 /// constraint's first row in StepProblem::e, soft_k, soft_c.
 inline void resolveConstraint(const Constraint& c, const double* s, double w, const double* e,
                               const double* k, const double* damping, double* lambda) {
+  const double inv_w = 1.0 / w;
   switch (c.type) {
     case ConstraintType::Bilateral:
-      for (int r = 0; r < c.rows; ++r) lambda[r] = -(s[r] + e[r]) / w;
+      for (int r = 0; r < c.rows; ++r) lambda[r] = -(s[r] + e[r]) * inv_w;
       return;
     case ConstraintType::Unilateral:
-      for (int r = 0; r < c.rows; ++r) lambda[r] = std::max(0.0, -(s[r] + e[r]) / w);
+      for (int r = 0; r < c.rows; ++r) lambda[r] = std::max(0.0, -(s[r] + e[r]) * inv_w);
       return;
     case ConstraintType::Soft:
       for (int r = 0; r < c.rows; ++r)
         lambda[r] = -(damping[r] * s[r] + k[r] * e[r]) / (1.0 + damping[r] * w);
       return;
     case ConstraintType::Contact: {
-      const Vec3 star(-(s[0] + e[0]) / w, -(s[1] + e[1]) / w, -(s[2] + e[2]) / w);
+      const Vec3 star(-(s[0] + e[0]) * inv_w, -(s[1] + e[1]) * inv_w, -(s[2] + e[2]) * inv_w);
       const Vec3 l = projectConeStrict(star, c.mu);
       lambda[0] = l[0];
       lambda[1] = l[1];

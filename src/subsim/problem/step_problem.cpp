@@ -7,10 +7,14 @@ namespace subsim {
 
 const char* constraintTypeName(ConstraintType type) {
   switch (type) {
-    case ConstraintType::Bilateral: return "bilateral";
-    case ConstraintType::Unilateral: return "unilateral";
-    case ConstraintType::Soft: return "soft";
-    case ConstraintType::Contact: return "contact";
+    case ConstraintType::Bilateral:
+      return "bilateral";
+    case ConstraintType::Unilateral:
+      return "unilateral";
+    case ConstraintType::Soft:
+      return "soft";
+    case ConstraintType::Contact:
+      return "contact";
   }
   return "unknown";
 }
@@ -88,8 +92,8 @@ Eigen::Map<RowMajorMatX> StepProblem::jacobianFor(int subsystem) {
   a.rows = c.rows;
   a.dof = subsystems[subsystem].dof;
   a.j_offset = static_cast<int>(jacobian_data.size());
-  jacobian_data.resize(jacobian_data.size() + static_cast<size_t>(c.rows) * subsystems[subsystem].dof,
-                       0.0);
+  jacobian_data.resize(
+      jacobian_data.size() + static_cast<size_t>(c.rows) * subsystems[subsystem].dof, 0.0);
   attachments.push_back(a);
   ++c.num_attachments;
   return J(attachments.back());
@@ -139,8 +143,7 @@ std::string StepProblem::check() const {
     for (int k = 0; k < c.num_attachments; ++k) {
       const Attachment& a = attachments[c.first_attachment + k];
       if (a.subsystem < 0 || a.subsystem >= numSubsystems() || a.rows != c.rows ||
-          a.dof != subsystems[a.subsystem].dof ||
-          !J(a).allFinite()) {
+          a.dof != subsystems[a.subsystem].dof || !J(a).allFinite()) {
         err << "constraint " << j << ": bad attachment " << k;
         return err.str();
       }

@@ -48,8 +48,8 @@ struct Constraint {
   int row_offset = 0;  // into e, soft_k, soft_c and lambda
   int first_attachment = 0;
   int num_attachments = 0;
-  double mu = 0.0;         // contact friction coefficient
-  std::uint64_t key = 0;   // persistent identity across steps for warm start (0: none)
+  double mu = 0.0;        // contact friction coefficient
+  std::uint64_t key = 0;  // persistent identity across steps for warm start (0: none)
 };
 
 using RowMajorMatX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -98,7 +98,7 @@ struct StepProblem {
 /// What a solver returns besides vhat and lambda.
 struct SolveStats {
   int iterations = 0;
-  double residual = 0.0;         // the solver's own stopping residual (see residual_name)
+  double residual = 0.0;  // the solver's own stopping residual (see residual_name)
   const char* residual_name = "";
   bool converged = false;
   double solve_ms = 0.0;

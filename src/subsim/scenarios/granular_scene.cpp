@@ -7,8 +7,8 @@
 // spheres against the frictional walls makes the contact problem infeasible (a jam: the impulses
 // grow without bound with the iteration count while the spheres interpenetrate by millimetres).
 // The robot of the paper is impedance controlled, so the rod here is a dynamic body (0.2 kg)
-// held on a kinematic drive by a compliant weld (parameter drive_stiffness).  It adds one subsystem of 6 DOF, which
-// matches the paper's 217 subsystems.
+// held on a kinematic drive by a compliant weld (parameter drive_stiffness).  It adds one subsystem
+// of 6 DOF, which matches the paper's 217 subsystems.
 //
 // The rod's circle passes through the initial lattice, so the rod enters from above: it starts
 // with its lower end 1.4 cm above the top layer and descends at 0.1 m/s to its stirring height
@@ -44,8 +44,8 @@ Model buildGranularScene(const ScenarioParams& params) {
     const double sign = (w % 2 == 0) ? 1.0 : -1.0;
     Body wall = namedBody("wall" + std::to_string(w), BodyKind::Static);
     const double offset = half + 0.5 * thickness;
-    wall.initial_pose.position =
-        along_x ? Vec3(sign * offset, 0, 0.5 * wall_height) : Vec3(0, sign * offset, 0.5 * wall_height);
+    wall.initial_pose.position = along_x ? Vec3(sign * offset, 0, 0.5 * wall_height)
+                                         : Vec3(0, sign * offset, 0.5 * wall_height);
     const int b = m.addBody(wall);
     const Vec3 size = along_x ? Vec3(thickness, inner + 2 * thickness, wall_height)
                               : Vec3(inner + 2 * thickness, thickness, wall_height);
@@ -75,14 +75,14 @@ Model buildGranularScene(const ScenarioParams& params) {
   // The rod follows its drive through a compliant weld, like an impedance-controlled arm:
   // `drive_stiffness` N/m, the same stiffness at the tip in rotation, critically damped.  The
   // weld's rest offset lifts the rod by m g / k so that it hangs exactly on its drive.
-  const double k = params.get("drive_stiffness");
+  const double stiffness = params.get("drive_stiffness");
   const int weld =
       m.addJointAtWorld(JointType::Weld, rod_body, drive_body, drive.initial_pose.position);
   Joint& drive_joint = m.joints[weld];
-  drive_joint.anchor_b.z() += rod_mass * 9.81 / k;
-  drive_joint.stiffness = k;
-  drive_joint.damping = 2.0 * std::sqrt(k * rod_mass);
-  drive_joint.angular_stiffness = k * rod_half_length * rod_half_length;
+  drive_joint.anchor_b.z() += rod_mass * 9.81 / stiffness;
+  drive_joint.stiffness = stiffness;
+  drive_joint.damping = 2.0 * std::sqrt(stiffness * rod_mass);
+  drive_joint.angular_stiffness = stiffness * rod_half_length * rod_half_length;
   drive_joint.angular_damping = 2.0 * std::sqrt(drive_joint.angular_stiffness * rod.inertia(0, 0));
 
   const Shape sphere = Shape::sphere(radius);

@@ -13,7 +13,9 @@ int addGround(Model& m, double mu) {
   m.addShape(ground, Shape::plane(), Pose(), mu);
   return ground;
 }
-double degrees(double d) { return d * std::numbers::pi / 180.0; }
+double degrees(double d) {
+  return d * std::numbers::pi / 180.0;
+}
 }  // namespace
 
 Model buildStackScene(const ScenarioParams& p) {

@@ -15,11 +15,16 @@ namespace {
 
 double boundingRadius(const Shape& s) {
   switch (s.type) {
-    case ShapeType::Sphere: return s.radius;
-    case ShapeType::Capsule: return s.half_length + s.radius;
-    case ShapeType::Box: return s.half_extents.norm();
-    case ShapeType::Cylinder: return std::hypot(s.half_length, s.radius);
-    case ShapeType::Plane: return 0.0;
+    case ShapeType::Sphere:
+      return s.radius;
+    case ShapeType::Capsule:
+      return s.half_length + s.radius;
+    case ShapeType::Box:
+      return s.half_extents.norm();
+    case ShapeType::Cylinder:
+      return std::hypot(s.half_length, s.radius);
+    case ShapeType::Plane:
+      return 0.0;
   }
   return 0.0;
 }
@@ -51,14 +56,16 @@ World::World(Model model, WorldSettings settings)
     if (model_.bodies[s.body].kind == BodyKind::Dynamic)
       smallest = std::min(smallest, s.shape.smallestSize());
   }
-  penetration_limit_ = settings_.penetration_limit > 0.0 ? settings_.penetration_limit
-                                                         : 0.5 * smallest;
+  penetration_limit_ =
+      settings_.penetration_limit > 0.0 ? settings_.penetration_limit : 0.5 * smallest;
   objects_.resize(model_.shapes.size());
   forces_.reset(static_cast<int>(model_.bodies.size()));
 }
 
 void World::setState(const State& state) {
-  if (state.numBodies() != static_cast<int>(model_.bodies.size()))
+  if (state.numBodies() != static_cast<int>(model_.bodies.size()) ||
+      state.midpoint_linear_velocity.size() != state.pose.size() ||
+      state.midpoint_angular_velocity.size() != state.pose.size())
     throw std::invalid_argument("setState: the state has " + std::to_string(state.numBodies()) +
                                 " bodies, the model " + std::to_string(model_.bodies.size()));
   state_ = state;
@@ -81,8 +88,8 @@ void World::buildCollisionObjects(double h) {
     o.pose = state_.pose[b] * s.local_pose;
     o.movable = model_.bodies[b].kind != BodyKind::Static;
     // Speculative margin: how far any point of the shape can move during the step.
-    const double reach = state_.linear_velocity[b].norm() +
-                         state_.angular_velocity[b].norm() * shape_extent_[k];
+    const double reach =
+        state_.linear_velocity[b].norm() + state_.angular_velocity[b].norm() * shape_extent_[k];
     o.margin = base + (o.movable ? h * reach : 0.0);
   }
 }
@@ -110,10 +117,9 @@ std::string World::checkDivergence(double max_penetration) const {
   std::ostringstream why;
   for (int b = 0; b < state_.numBodies(); ++b) {
     if (model_.bodies[b].kind != BodyKind::Dynamic) continue;
-    const bool finite = state_.pose[b].position.allFinite() &&
-                        state_.pose[b].orientation.coeffs().allFinite() &&
-                        state_.linear_velocity[b].allFinite() &&
-                        state_.angular_velocity[b].allFinite();
+    const bool finite =
+        state_.pose[b].position.allFinite() && state_.pose[b].orientation.coeffs().allFinite() &&
+        state_.linear_velocity[b].allFinite() && state_.angular_velocity[b].allFinite();
     if (!finite) {
       why << "body '" << model_.bodies[b].name << "' has a non-finite state";
       return why.str();
@@ -143,8 +149,11 @@ StepReport World::step() {
   forces_.reset(static_cast<int>(model_.bodies.size()));
   if (controller_) controller_(model_, state_, forces_);
   for (int b = 0; b < state_.numBodies(); ++b)
-    if (model_.bodies[b].kind == BodyKind::Kinematic)
+    if (model_.bodies[b].kind == BodyKind::Kinematic) {
       kinematicTwist(model_.bodies[b], t, h, state_.linear_velocity[b], state_.angular_velocity[b]);
+      state_.midpoint_linear_velocity[b] = state_.linear_velocity[b];
+      state_.midpoint_angular_velocity[b] = state_.angular_velocity[b];
+    }
 
   // 1. collide
   buildCollisionObjects(h);
@@ -180,8 +189,11 @@ StepReport World::step() {
     } else if (body.kind == BodyKind::Dynamic) {
       const int s = partition_.subsystem_of_body[b];
       const int o = problem_.subsystems[s].dof_offset + partition_.offset_in_subsystem[b];
-      integrateRigidBody(body, solution_.vhat.segment<3>(o), solution_.vhat.segment<3>(o + 3), h,
-                         state_.pose[b], state_.linear_velocity[b], state_.angular_velocity[b]);
+      const Vec3 v_hat = solution_.vhat.segment<3>(o), w_hat = solution_.vhat.segment<3>(o + 3);
+      integrateRigidBody(body, v_hat, w_hat, h, state_.pose[b], state_.linear_velocity[b],
+                         state_.angular_velocity[b]);
+      state_.midpoint_linear_velocity[b] = v_hat;
+      state_.midpoint_angular_velocity[b] = w_hat;
     }
   }
   state_.time = t + h;

@@ -39,15 +39,15 @@ struct WorldSettings {
 
 /// What one step did.
 struct StepReport {
-  int contacts = 0;           // contact constraints (3 rows each) in the problem
+  int contacts = 0;  // contact constraints (3 rows each) in the problem
   int constraints = 0;
   int iterations = 0;
-  double residual = 0.0;      // the solver's own stopping residual
-  double solver_ms = 0.0;     // solve only (factorisation included; collision, assembly excluded)
-  double step_ms = 0.0;       // the whole step
+  double residual = 0.0;   // the solver's own stopping residual
+  double solver_ms = 0.0;  // solve only (factorisation included; collision, assembly excluded)
+  double step_ms = 0.0;    // the whole step
   double max_penetration = 0.0;  // m, max(0, -gap) at collision detection
   bool diverged = false;
-  std::string divergence;     // why, when diverged
+  std::string divergence;  // why, when diverged
 };
 
 /// Called at the start of every step to set external forces and torques (world frame, N and N m,
@@ -77,7 +77,9 @@ class World {
   /// The last step's problem (as solved), solution and contacts, for metrics and recording.
   const StepProblem& lastProblem() const { return problem_; }
   const StepSolution& lastSolution() const { return solution_; }
-  const std::vector<AssembledContact>& lastContacts() const { return assembler_.assembledContacts(); }
+  const std::vector<AssembledContact>& lastContacts() const {
+    return assembler_.assembledContacts();
+  }
 
   /// Total kinetic energy of the dynamic bodies (J).
   double kineticEnergy() const;

@@ -5,7 +5,9 @@
 
 namespace subsim {
 
-std::vector<std::string> solverNames() { return {"subadmm"}; }
+std::vector<std::string> solverNames() {
+  return {"subadmm"};
+}
 
 std::unique_ptr<Solver> makeSolver(std::string_view name) {
   if (name == "subadmm") return std::make_unique<SubadmmSolver>();

@@ -45,7 +45,8 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
     for (int a = 0; a < na; ++a) sub_attachments_[fill[p.attachments[a].subsystem]++] = a;
   }
   beta_.resize(ns);
-  llt6_.resize(ns);
+  inv_beta_.resize(ns);
+  kinv6_.resize(ns);
   llt_.resize(ns);
   a_llt_.resize(ns);
   k_scratch_.resize(p.a_data.size());
@@ -65,6 +66,7 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
       trace_jtj += p.J(p.attachments[sub_attachments_[q]]).squaredNorm();
     const double trace_a = p.A(i).trace();
     beta_[i] = settings.beta_scale * (trace_jtj > 0.0 ? trace_a / trace_jtj : 1.0);
+    inv_beta_[i] = 1.0 / beta_[i];
   }
 }
 
@@ -77,7 +79,9 @@ void SubadmmSolver::factorize(const StepProblem& p, int i) {
     kernels::addScaledJTJ(p.jacobian_data.data() + a.j_offset, a.rows, a.dof, beta_[i], K);
   }
   if (s.dof == 6) {
-    llt6_[i].compute(Eigen::Map<const Mat6>(K));
+    // The explicit inverse of the 6x6 SPD block: one matrix-vector product per v-step instead
+    // of two triangular solves (a third of the iteration's time otherwise).
+    kinv6_[i] = Eigen::LLT<Mat6>(Eigen::Map<const Mat6>(K)).solve(Mat6::Identity());
   } else {
     llt_[i].compute(Eigen::Map<const MatX>(K, s.dof, s.dof));
   }
@@ -109,9 +113,7 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
   }
   double* v = vhat + s.dof_offset;
   if (s.dof == 6) {
-    Eigen::Map<Vec6> vm(v);
-    vm = Eigen::Map<const Vec6>(r);
-    llt6_[i].solveInPlace(vm);
+    Eigen::Map<Vec6>(v).noalias() = kinv6_[i] * Eigen::Map<const Vec6>(r);
   } else {
     Eigen::Map<VecX> vm(v, s.dof);
     vm = Eigen::Map<const VecX>(r, s.dof);
@@ -130,7 +132,7 @@ void SubadmmSolver::zStep(const StepProblem& p, int j, const double* vhat, doubl
     const int a = c.first_attachment + q;
     const Attachment& at = p.attachments[a];
     const double bi = beta_[at.subsystem];
-    const double inv_b = 1.0 / bi;
+    const double inv_b = inv_beta_[at.subsystem];
     kernels::multiplyJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof,
                        vhat + p.subsystems[at.subsystem].dof_offset, x);
     double* y = y_.data() + att_z_offset_[a];
@@ -156,12 +158,12 @@ void SubadmmSolver::zStep(const StepProblem& p, int j, const double* vhat, doubl
   }
   for (int q = 0; q < c.num_attachments; ++q) {
     const int a = c.first_attachment + q;
-    const double bi = beta_[p.attachments[a].subsystem];
+    const double inv_b = inv_beta_[p.attachments[a].subsystem];
     const double* y = y_.data() + att_z_offset_[a];
     double* z = z_.data() + att_z_offset_[a];
     double* dz = dz_.data() + att_z_offset_[a];
     for (int k = 0; k < c.rows; ++k) {
-      const double z_new = (y[k] + lambda_new[k]) / bi;
+      const double z_new = (y[k] + lambda_new[k]) * inv_b;
       dz[k] = z_new - z[k];
       z[k] = z_new;
     }
@@ -187,6 +189,7 @@ void SubadmmSolver::adaptPenalty(const StepProblem& p, int i) {
   }
   if (factor == 1.0) return;
   beta_[i] *= factor;
+  inv_beta_[i] = 1.0 / beta_[i];
   factorize(p, i);
 }
 
@@ -224,8 +227,7 @@ double SubadmmSolver::dualResidual(const StepProblem& p, int i) const {
   return beta_[i] * std::sqrt(sq);
 }
 
-void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings,
-                          StepSolution& sol) {
+void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
   prepare(p, settings);
   relax_ = settings.relaxation;
@@ -276,7 +278,9 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings,
     }
     for (int l = 0; l < max_it; ++l) {
       const bool last = l + 1 == max_it;
-      const bool measure = settings.tolerance > 0.0 || adaptive || settings.record_history || last;
+      const bool adapt_now = adaptive && !last && (l + 1) % kAdaptInterval == 0;
+      // Residuals cost about a third of an iteration: only computed when something reads them.
+      const bool measure = settings.tolerance > 0.0 || adapt_now || settings.record_history || last;
       if (settings.on_iteration) {
 #pragma omp single
         settings.on_iteration(l);
@@ -286,8 +290,7 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings,
 #pragma omp for schedule(static)
       for (int j = 0; j < nc; ++j) zStep(p, j, vhat, lambda, measure);
       if (measure) {
-        const bool adapt_now = adaptive && !last && (l + 1) % kAdaptInterval == 0;
-        if (!use_theta || adaptive) {
+        if (!use_theta || adapt_now) {
 #pragma omp for schedule(static)
           for (int i = 0; i < ns; ++i) {
             dual_part_[i] = dualResidual(p, i);
@@ -302,7 +305,7 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings,
             theta_p = std::max(theta_p, primal_part_[j]);
             theta += theta_part_[j];
           }
-          if (!use_theta || adaptive)
+          if (!use_theta || adapt_now)
             for (int i = 0; i < ns; ++i) theta_d = std::max(theta_d, dual_part_[i]);
           residual = use_theta ? theta : theta_p + theta_d;
           if (settings.record_history) st.residual_history.push_back(residual);
@@ -318,7 +321,8 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings,
   st.iterations = iterations;
   st.residual = residual;
   st.converged = settings.tolerance > 0.0 && residual < settings.tolerance;
-  st.solve_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  st.solve_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace subsim

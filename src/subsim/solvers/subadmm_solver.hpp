@@ -56,18 +56,18 @@ class SubadmmSolver final : public Solver {
   std::vector<int> att_constraint_;
   std::vector<int> att_z_offset_;  // start of each attachment's rows in z_, y_, dz_
   // Penalties and per-subsystem factorisations of A_i + beta_i J_i^T J_i.
-  std::vector<double> beta_;
-  std::vector<Eigen::LLT<Mat6>> llt6_;
+  std::vector<double> beta_, inv_beta_;
+  std::vector<Mat6> kinv6_;  // (A_i + beta_i J_i^T J_i)^{-1} for 6-DOF subsystems
   std::vector<Eigen::LLT<MatX>> llt_;
   std::vector<Eigen::LLT<MatX>> a_llt_;  // of A_i alone, for a cold start's vhat guess
-  std::vector<double> k_scratch_;  // column-major K_i blocks, laid out like a_data
+  std::vector<double> k_scratch_;        // column-major K_i blocks, laid out like a_data
   // ADMM variables per attachment row.
   std::vector<double> z_, y_, dz_;
   std::vector<double> rhs_;  // per DOF
   // Per-constraint and per-subsystem residual partials, reduced in a fixed order.
   std::vector<double> primal_part_, theta_part_, dual_part_;
   std::vector<double> dlambda_;  // ||lambda^{l+1} - lambda^l|| per constraint
-  double relax_ = 1.0;  // over-relaxation of the current solve
+  double relax_ = 1.0;           // over-relaxation of the current solve
 };
 
 }  // namespace subsim
