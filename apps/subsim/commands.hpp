@@ -17,6 +17,9 @@ struct RunOptions {
   std::optional<int> steps;
   std::optional<double> dt;
   int threads = 1;
+  std::optional<double> beta_scale;
+  std::optional<double> relaxation;
+  bool fixed_beta = false;
   std::string record;
   bool json = false;
 };

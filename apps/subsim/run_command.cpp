@@ -100,6 +100,9 @@ int runSimulation(const RunOptions& o) {
   if (o.iterations) ws.solver_settings.max_iterations = *o.iterations;
   if (o.tolerance) ws.solver_settings.tolerance = *o.tolerance;
   ws.solver_settings.threads = o.threads;
+  if (o.beta_scale) ws.solver_settings.beta_scale = *o.beta_scale;
+  if (o.relaxation) ws.solver_settings.relaxation = *o.relaxation;
+  if (o.fixed_beta) ws.solver_settings.adaptive_beta = false;
   std::unique_ptr<World> world;
   try {
     world = std::make_unique<World>(std::move(model), ws);

@@ -117,7 +117,9 @@ TEST(Cli, BadCommandLineValuesAreBadInput) {
   for (const char* args :
        {"run granular --steps -1", "run granular --dt 0", "run granular --dt -0.1",
         "run granular --threads 0", "run granular --iterations -3", "run granular --tolerance -1",
-        "run granular --steps many", "run granular --solver nosuch", "run", "frobnicate"}) {
+        "run granular --steps many", "run granular --solver nosuch", "run", "frobnicate",
+        "run granular --beta-scale 0", "run granular --relaxation 2",
+        "run granular --relaxation -1", "run granular --json extra"}) {
     const Result r = run(args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
     EXPECT_FALSE(r.err.empty()) << args;
