@@ -61,6 +61,14 @@ TEST(Scenarios, GranularScalesWithTheSphereCount) {
     }
 }
 
+TEST(Scenarios, GranularWithAKinematicRod) {
+  const Model m = buildScenario("granular:drive_stiffness=0").model;
+  EXPECT_EQ(countKind(m, BodyKind::Dynamic), 216);
+  EXPECT_EQ(countKind(m, BodyKind::Kinematic), 1);
+  EXPECT_TRUE(m.joints.empty());
+  EXPECT_EQ(m.bodies[m.findBody("rod")].kind, BodyKind::Kinematic);
+}
+
 TEST(Scenarios, ErrorsNameTheProblem) {
   EXPECT_THROW(buildScenario("nosuch"), ScenarioError);
   try {

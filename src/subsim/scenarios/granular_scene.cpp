@@ -7,7 +7,8 @@
 // spheres against the frictional walls makes the contact problem infeasible (a jam: the impulses
 // grow without bound with the iteration count while the spheres interpenetrate by millimetres).
 // The robot of the paper is impedance controlled, so the rod here is a dynamic body (0.2 kg)
-// held on a kinematic drive by a compliant weld (parameter drive_stiffness).  It adds one subsystem
+// held on a kinematic drive by a compliant weld (parameter drive_stiffness, 500 N/m by default;
+// drive_stiffness = 0 gives the literal kinematic rod).  It adds one subsystem
 // of 6 DOF, which matches the paper's 217 subsystems.
 //
 // The rod's circle passes through the initial lattice, so the rod enters from above: it starts
@@ -54,36 +55,46 @@ Model buildGranularScene(const ScenarioParams& params) {
 
   const double rod_radius = 0.01, rod_half_length = 0.5 * std::max(0.15, wall_height);
   const double tip_height = 0.04;
-  Body drive = namedBody("rod_drive", BodyKind::Kinematic);
-  drive.trajectory.kind = KinematicTrajectory::Kind::Circle;
-  drive.trajectory.center = Vec3(0, 0, tip_height + rod_radius + rod_half_length);
-  drive.trajectory.radius = 0.04 * scale;
-  drive.trajectory.frequency = 1.0;
+  KinematicTrajectory path;
+  path.kind = KinematicTrajectory::Kind::Circle;
+  path.center = Vec3(0, 0, tip_height + rod_radius + rod_half_length);
+  path.radius = 0.04 * scale;
+  path.frequency = 1.0;
   const double lattice_top = radius + 0.001 + (layers - 1) * spacing + radius;
-  drive.trajectory.descent = std::max(0.0, lattice_top + 0.014 - tip_height);
-  drive.trajectory.descent_speed = 0.1;
-  drive.initial_pose = drive.trajectory.pose(0.0);
-  const int drive_body = m.addBody(drive);
-
+  path.descent = std::max(0.0, lattice_top + 0.014 - tip_height);
+  path.descent_speed = 0.1;
   const Shape rod_shape = Shape::capsule(rod_radius, rod_half_length);
-  const double rod_mass = 0.2;
-  Body rod = namedBody("rod", BodyKind::Dynamic, rod_mass);
-  rod.inertia = rod_shape.unitDensityInertia(rod_mass);
-  rod.initial_pose = drive.initial_pose;
-  const int rod_body = m.addBody(rod);
-  m.addShape(rod_body, rod_shape, Pose(), mu);
-  // The rod follows its drive through a compliant weld, like an impedance-controlled arm:
-  // `drive_stiffness` N/m, the same stiffness at the tip in rotation, critically damped.  The
-  // weld's rest offset lifts the rod by m g / k so that it hangs exactly on its drive.
   const double stiffness = params.get("drive_stiffness");
-  const int weld =
-      m.addJointAtWorld(JointType::Weld, rod_body, drive_body, drive.initial_pose.position);
-  Joint& drive_joint = m.joints[weld];
-  drive_joint.anchor_b.z() += rod_mass * 9.81 / stiffness;
-  drive_joint.stiffness = stiffness;
-  drive_joint.damping = 2.0 * std::sqrt(stiffness * rod_mass);
-  drive_joint.angular_stiffness = stiffness * rod_half_length * rod_half_length;
-  drive_joint.angular_damping = 2.0 * std::sqrt(drive_joint.angular_stiffness * rod.inertia(0, 0));
+  if (stiffness == 0.0) {
+    // The literal kinematic rod (infinitely strong: it can jam the spheres, see above).
+    Body rod = namedBody("rod", BodyKind::Kinematic);
+    rod.trajectory = path;
+    rod.initial_pose = path.pose(0.0);
+    m.addShape(m.addBody(rod), rod_shape, Pose(), mu);
+  } else {
+    Body drive = namedBody("rod_drive", BodyKind::Kinematic);
+    drive.trajectory = path;
+    drive.initial_pose = path.pose(0.0);
+    const int drive_body = m.addBody(drive);
+    const double rod_mass = 0.2;
+    Body rod = namedBody("rod", BodyKind::Dynamic, rod_mass);
+    rod.inertia = rod_shape.unitDensityInertia(rod_mass);
+    rod.initial_pose = drive.initial_pose;
+    const int rod_body = m.addBody(rod);
+    m.addShape(rod_body, rod_shape, Pose(), mu);
+    // The rod follows its drive through a compliant weld, like an impedance-controlled arm:
+    // `drive_stiffness` N/m, the same stiffness at the tip in rotation, critically damped.  The
+    // weld's rest offset lifts the rod by m g / k so that it hangs exactly on its drive.
+    const int weld =
+        m.addJointAtWorld(JointType::Weld, rod_body, drive_body, drive.initial_pose.position);
+    Joint& drive_joint = m.joints[weld];
+    drive_joint.anchor_b.z() += rod_mass * 9.81 / stiffness;
+    drive_joint.stiffness = stiffness;
+    drive_joint.damping = 2.0 * std::sqrt(stiffness * rod_mass);
+    drive_joint.angular_stiffness = stiffness * rod_half_length * rod_half_length;
+    drive_joint.angular_damping =
+        2.0 * std::sqrt(drive_joint.angular_stiffness * rod.inertia(0, 0));
+  }
 
   const Shape sphere = Shape::sphere(radius);
   const double origin = -0.5 * (side - 1) * spacing;
