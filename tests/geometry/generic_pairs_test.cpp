@@ -233,6 +233,84 @@ TEST(GjkAgreement, SeparatedBoxOverAFaceMatchesGjk) {
   EXPECT_EQ(compared, 500);
 }
 
+// Regression: trial 16 of the test above, as built with FMA contraction (-march=native).  GJK
+// reached the closest point on a triangle of the box-box Minkowski difference, then the support
+// point (another vertex over the same face, at the same distance) failed the purely relative
+// stopping test by a rounding; added, it made a flat tetrahedron, which the side tests took to
+// enclose the origin.  EPA could not start from it, nor from the grown cores, and the pair
+// (0.0174 apart, margin 0.5) was reported without contact.
+TEST(GjkAgreement, CoplanarSupportPointsDoNotStopGjk) {
+  const Shape base = Shape::box(Vec3(1.5, 1.5, 0.3));
+  const Shape box =
+      Shape::box(Vec3(0x1.724ceac35c014p-3, 0x1.08acb4c4c1837p-3, 0x1.7f32b7252e326p-3));
+  const Pose pa = makePose(
+      Vec3(0x1.a501cdb6aa054p-1, 0x1.825596436031cp-3, 0x1.1a596e68964d5p-1),
+      Quat(0x1.a5cc07b5ea32cp-2, 0x1.f235420d8b6c1p-4, 0x1.1f97c74c064cdp-1, 0x1.6a0bf86eb6951p-1));
+  const Pose pb = makePose(
+      Vec3(0x1.19f023ae6542p-4, -0x1.809393e757efp-4, 0x1.35e8992d42cbap-1),
+      Quat(0x1.060554990f732p-2, 0x1.a75879e7fcbf5p-4, 0x1.1d1940c48b88bp-1, 0x1.911f2e55efcaep-1));
+  const double gap = 0.017393084657209262;  // lowest vertex of box over base's top face
+  const Vec3 up = pb.orientation * Vec3::UnitZ();
+  for (const double margin : {0.5, 0.0175, 1e3}) {
+    ContactManifold g;
+    detail::collideConvexGjk(box, pa, base, pb, margin, g);
+    ASSERT_EQ(g.count, 1) << margin;
+    EXPECT_NEAR(g.points[0].gap, gap, 1e-12);
+    EXPECT_GT(g.points[0].normal.dot(up), 1.0 - 1e-12);
+    expectConsistent(box, pa, base, pb, margin, g, 1e-12);
+    // Reversed: the same distance, normal flipped.
+    ContactManifold r;
+    detail::collideConvexGjk(base, pb, box, pa, margin, r);
+    ASSERT_EQ(r.count, 1) << margin;
+    EXPECT_NEAR(r.points[0].gap, gap, 1e-12);
+    EXPECT_GT(-r.points[0].normal.dot(up), 1.0 - 1e-12);
+  }
+  ContactManifold none;
+  detail::collideConvexGjk(box, pa, base, pb, 0.0173, none);
+  EXPECT_EQ(none.count, 0);
+}
+
+// Many support points at the same distance: a box whose bottom face or edge is parallel to the
+// top face of another (four or two coplanar support points), and a cylinder standing on its cap
+// or on its rim, from 1e-7 to 0.3 apart.  GJK must find every gap, whatever the rounding of the
+// coplanar points: exactly, but for a rim, curved, a hair above the face (the simplex there is a
+// sliver of nearly collinear rim points, which limits the precision to about 1e-9 at 1e-7).
+TEST(GjkAgreement, ParallelFacesAndEdgesOverAFace) {
+  std::mt19937 rng(31);
+  const Shape base = Shape::box(Vec3(1.5, 1.5, 0.3));
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int kind = trial % 4;
+    const Shape a = kind < 3 ? Shape::box(randomVec(rng, 0.1, 0.4))
+                             : Shape::cylinder(uniform(rng, 0.1, 0.4), uniform(rng, 0.1, 0.4));
+    const Quat qb = randomRotation(rng);
+    const Pose pb = makePose(randomVec(rng, -1, 1), qb);
+    // a's orientation relative to b: spun about the face normal, then for an edge (kind 1) or a
+    // rim (kind 3) tilted about a horizontal axis; kind 2 is a random box corner down.
+    Quat rel(Eigen::AngleAxisd(uniform(rng, -3.2, 3.2), Vec3::UnitZ()));
+    if (kind == 1) rel = rel * Quat(Eigen::AngleAxisd(uniform(rng, -0.7, 0.7), Vec3::UnitX()));
+    if (kind == 2) rel = randomRotation(rng);
+    const bool rim = kind == 3 && trial % 8 == 7;
+    if (rim) rel = rel * Quat(Eigen::AngleAxisd(uniform(rng, 0.05, 1.5), Vec3::UnitX()));
+    double reach = 0.0;  // extent of a below its centre along b's z
+    const Mat3 R = rel.toRotationMatrix();
+    if (a.type == ShapeType::Box) {
+      reach = (R.cwiseAbs() * a.half_extents).z();
+    } else {
+      const double c = std::abs(R(2, 2));
+      reach = a.half_length * c + a.radius * std::sqrt(std::max(0.0, 1.0 - c * c));
+    }
+    const double gap = std::pow(10.0, uniform(rng, -7.0, -0.5));
+    const Pose pa =
+        pb *
+        makePose(Vec3(uniform(rng, -0.5, 0.5), uniform(rng, -0.5, 0.5), 0.3 + reach + gap), rel);
+    ContactManifold g;
+    detail::collideConvexGjk(a, pa, base, pb, 0.5, g);
+    ASSERT_EQ(g.count, 1) << "trial " << trial;
+    EXPECT_NEAR(g.points[0].gap, gap, rim ? 1e-8 : 1e-12) << "trial " << trial;
+    EXPECT_GT(g.points[0].normal.dot(qb * Vec3::UnitZ()), 1.0 - 1e-9) << "trial " << trial;
+  }
+}
+
 TEST(GjkAgreement, NormalsAgreeForSphereBox) {
   std::mt19937 rng(21);
   for (int trial = 0; trial < 300; ++trial) {

@@ -1,6 +1,7 @@
 // Box against box: separating-axis test over the 15 candidate axes, then a face manifold by
 // clipping the incident face against the reference face (Sutherland-Hodgman), or a single point
-// between two edges.
+// between two edges.  Where neither describes the closest features (edges that do not cross,
+// corners off to the side within the margin) the exact GJK/EPA query gives one point.
 #include <algorithm>
 #include <array>
 #include <cmath>

@@ -1,6 +1,7 @@
 // GJK distance + EPA penetration on fixed-size buffers (see gjk_epa.hpp for the design).
 #include "subsim/geometry/gjk_epa.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -179,14 +180,31 @@ bool originOutside(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   return (-n.dot(a)) * n.dot(d - a) < 0.0;
 }
 
+// True when tetrahedron (a, b, c, d) is flat to round-off: its volume relative to the product of
+// the edge lengths from a (the sine-like measure of how far d is off plane (a, b, c)) is below
+// 1e-12, where the side tests of originOutside are noise.  Coplanar support points are common:
+// every vertex of a polytope's face that is parallel to the closest face of M is a support point
+// at the same distance.
+bool flatTetrahedron(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  const Vec3 ab = b - a, ac = c - a, ad = d - a;
+  const double volume = std::abs(ab.dot(ac.cross(ad)));
+  return !(volume > 1e-12 * ab.norm() * ac.norm() * ad.norm());
+}
+
 Vec3 closestTetrahedron(Simplex& s) {
   const std::array<SupportPoint, 4> p = s.p;
-  constexpr int faces[4][4] = {{0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}};
+  // The faces through the newest point p[3] first, the old triangle last.
+  constexpr int faces[4][4] = {{0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}, {0, 1, 2, 3}};
+  // A flat tetrahedron encloses nothing, and the side tests cannot tell which of its faces see
+  // the origin: its closest point is that of the nearest face through p[3].  (GJK adds p[3] only
+  // when it is nearer the origin along v than the old triangle's closest point, so the new one
+  // involves p[3]; on a sliver triangle the old face could still win by round-off, and stall.)
+  const bool flat = flatTetrahedron(p[0].w, p[1].w, p[2].w, p[3].w);
   double best = std::numeric_limits<double>::infinity();
   Vec3 closest = Vec3::Zero();
-  bool inside = true;
+  bool inside = !flat;
   for (const auto& f : faces) {
-    if (!originOutside(p[f[0]].w, p[f[1]].w, p[f[2]].w, p[f[3]].w)) continue;
+    if (flat ? f[3] == 3 : !originOutside(p[f[0]].w, p[f[1]].w, p[f[2]].w, p[f[3]].w)) continue;
     inside = false;
     Simplex t;
     const Vec3 q = closestTriangle(p[f[0]], p[f[1]], p[f[2]], t);
@@ -219,25 +237,63 @@ enum class GjkStatus { kFar, kSeparated, kIntersecting };
 // GJK distance (van den Bergen): on kSeparated, v is the point of M closest to the origin and
 // s its simplex with weights; kFar when a separating plane proves the distance is at least
 // `far`; kIntersecting when s encloses the origin (a tetrahedron, or a lower simplex through it).
+// `eps` is the round-off length of the problem (1e-14 of its size).
+//
+// Stopping test: the upper bound |v| and the lower bound vw / |v| on the distance are within
+// 1e-12 |v| + eps.  Without the absolute part, a support point on the closest face of M (another
+// vertex of a face of M parallel to that of the simplex: the bounds are equal but for rounding)
+// can fail a purely relative test by a rounding and be added.  Two safeguards make that, and any
+// other step that rounding stalls, harmless: a flat tetrahedron is never taken to enclose the
+// origin (the coplanar support point made one, which was reported as an overlap that EPA could
+// not measure), and GJK stops on the best simplex so far after a few steps that do not bring v
+// strictly closer (which near convergence may still turn it, so they are not undone at once).
 GjkStatus gjk(const ConvexSupport& A, const ConvexSupport& B, double far, double eps, Simplex& s,
               Vec3& v) {
   v = A.centre() - B.centre();  // a point of M: the centres are in the cores
   if (v.squaredNorm() <= eps * eps) v = Vec3::UnitX();
   s.n = 0;
+  constexpr int kMaxStalls = 4;
+  Simplex best;
+  Vec3 best_v = v;
+  double best_vv = std::numeric_limits<double>::infinity();
+  int stalls = 0;
+  const auto keepBest = [&] {
+    s = best;
+    v = best_v;
+    return GjkStatus::kSeparated;
+  };
+  double lower = 0.0;  // greatest lower bound on the distance so far
   for (int it = 0; it < 128; ++it) {
     const SupportPoint w = supportM(A, B, -v);
-    const double vv = v.squaredNorm(), vw = v.dot(w.w);
+    const double vv = v.squaredNorm(), vw = v.dot(w.w), len = std::sqrt(vv);
     // w minimises v . x over M, so vw / |v| bounds the distance from below.
     if (vw > 0.0 && vw * vw >= far * far * vv) return GjkStatus::kFar;
-    if (s.n > 0 && vv - vw <= 1e-12 * vv) return GjkStatus::kSeparated;
-    for (int i = 0; i < s.n; ++i) {
-      if (s.p[i].w == w.w) return GjkStatus::kSeparated;  // no progress: converged
+    lower = std::max(lower, vw / len);
+    if (s.n > 0) {
+      if (vv - vw <= (1e-12 * len + eps) * len) return GjkStatus::kSeparated;
+      for (int i = 0; i < s.n; ++i) {
+        // A support point already in the simplex: no progress, converged.
+        if ((s.p[i].w - w.w).squaredNorm() <= eps * eps) return keepBest();
+      }
     }
     s.p[s.n++] = w;
     v = closestOnSimplex(s);
-    if (s.n == 4 || v.squaredNorm() <= eps * eps) return GjkStatus::kIntersecting;
+    if (s.n == 4 || v.squaredNorm() <= eps * eps) {
+      // A plane v . x = vw > 0 has separated M from the origin: the simplex cannot enclose it,
+      // whatever the side tests said (they fail on a sliver triangle, whose plane is noise).
+      if (lower > eps && best.n > 0) return keepBest();
+      return GjkStatus::kIntersecting;
+    }
+    if (v.squaredNorm() < best_vv) {
+      best = s;
+      best_v = v;
+      best_vv = v.squaredNorm();
+      stalls = 0;
+    } else if (++stalls == kMaxStalls) {
+      return keepBest();
+    }
   }
-  return GjkStatus::kSeparated;  // slow convergence on a curved surface: best bound so far
+  return keepBest();  // slow convergence on a curved surface: best bound so far
 }
 
 // One more support point off the line / plane of a degenerate simplex through the origin, so
@@ -542,33 +598,48 @@ bool convexContact(const Shape& a, const Pose& pa, const Shape& b, const Pose& p
     return true;
   };
 
+  // Separated by GJK (v closest to the origin, weights in sx) with cores `grown` apart more.
+  const auto separated = [&](const Simplex& sx, const Vec3& vx, double grown) {
+    const double d = vx.norm();
+    Vec3 cb = Vec3::Zero();
+    for (int i = 0; i < sx.n; ++i) cb += sx.bary[i] * sx.p[i].b;
+    const Vec3 n = vx / d;
+    return report(d + grown - ra - rb, n, cb + rb * n);
+  };
+
   Simplex s;
   Vec3 v;
   const GjkStatus status = gjk(A, B, max_gap + ra + rb, eps, s, v);
   if (status == GjkStatus::kFar) return false;
   const double dist = v.norm();
-  if (status == GjkStatus::kSeparated && dist > merge) {
-    Vec3 cb = Vec3::Zero();
-    for (int i = 0; i < s.n; ++i) cb += s.bary[i] * s.p[i].b;
-    const Vec3 n = v / dist;
-    return report(dist - ra - rb, n, cb + rb * n);
-  }
+  if (status == GjkStatus::kSeparated && dist > merge) return separated(s, v, 0.0);
   Penetration pen;
   if (status == GjkStatus::kIntersecting && s.n == 4 && epa(A, B, s, tol, merge, pen)) {
     // pen.normal points from a into b; a moves back along it to separate.
     return report(-pen.depth - ra - rb, -pen.normal, pen.point_b - rb * pen.normal);
   }
 
-  // Touching cores, or cores without volume (points, segments) crossing: no tetrahedron to
-  // start EPA from.  Growing a's core by delta makes the overlap at least delta deep.
+  // Touching cores (the normal v / dist is round-off), cores without volume (points, segments)
+  // crossing (no tetrahedron to start EPA from), or a tetrahedron EPA could not use.  Growing a's
+  // core by delta makes the overlap at least delta deep.
   const double delta = 1e-6 * scale;
   const ConvexSupport Ag(a, pa, delta);
-  if (gjk(Ag, B, std::numeric_limits<double>::infinity(), eps, s, v) != GjkStatus::kIntersecting) {
-    return false;  // only by round-off: the grown cores overlap by nearly delta
+  Simplex sg;
+  Vec3 vg;
+  const GjkStatus grown = gjk(Ag, B, std::numeric_limits<double>::infinity(), eps, sg, vg);
+  if (grown == GjkStatus::kSeparated) {
+    // The first pass was wrong about an overlap (or its distance nearly delta off): the grown
+    // pass measures the distance between the cores less delta.
+    return separated(sg, vg, delta);
   }
-  if (s.n < 4 && !extendSimplex(Ag, B, eps, s)) return false;
-  if (!epa(Ag, B, s, tol, merge, pen)) return false;
-  return report(delta - pen.depth - ra - rb, -pen.normal, pen.point_b - rb * pen.normal);
+  if ((sg.n == 4 || extendSimplex(Ag, B, eps, sg)) && epa(Ag, B, sg, tol, merge, pen)) {
+    return report(delta - pen.depth - ra - rb, -pen.normal, pen.point_b - rb * pen.normal);
+  }
+  // Nothing left to measure with: the cores touch to round-off.  Never "no contact" for that.
+  if (status == GjkStatus::kSeparated) return separated(s, v, 0.0);
+  const Vec3 centres = pa.position - pb.position;
+  const Vec3 n = centres.norm() > 0.0 ? Vec3(centres.normalized()) : Vec3(Vec3::UnitZ());
+  return report(-ra - rb, n, B.support(n) + rb * n);
 }
 
 }  // namespace subsim::detail

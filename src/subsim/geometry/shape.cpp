@@ -8,11 +8,16 @@ namespace subsim {
 
 const char* shapeTypeName(ShapeType type) {
   switch (type) {
-    case ShapeType::Sphere: return "sphere";
-    case ShapeType::Capsule: return "capsule";
-    case ShapeType::Box: return "box";
-    case ShapeType::Cylinder: return "cylinder";
-    case ShapeType::Plane: return "plane";
+    case ShapeType::Sphere:
+      return "sphere";
+    case ShapeType::Capsule:
+      return "capsule";
+    case ShapeType::Box:
+      return "box";
+    case ShapeType::Cylinder:
+      return "cylinder";
+    case ShapeType::Plane:
+      return "plane";
   }
   return "unknown";
 }
@@ -20,10 +25,14 @@ const char* shapeTypeName(ShapeType type) {
 double Shape::smallestSize() const {
   switch (type) {
     case ShapeType::Sphere:
-    case ShapeType::Capsule: return 2.0 * radius;
-    case ShapeType::Cylinder: return 2.0 * std::min(radius, half_length);
-    case ShapeType::Box: return 2.0 * half_extents.minCoeff();
-    case ShapeType::Plane: return std::numeric_limits<double>::infinity();
+    case ShapeType::Capsule:
+      return 2.0 * radius;
+    case ShapeType::Cylinder:
+      return 2.0 * std::min(radius, half_length);
+    case ShapeType::Box:
+      return 2.0 * half_extents.minCoeff();
+    case ShapeType::Plane:
+      return std::numeric_limits<double>::infinity();
   }
   return 0.0;
 }
@@ -31,12 +40,16 @@ double Shape::smallestSize() const {
 double Shape::volume() const {
   constexpr double pi = std::numbers::pi;
   switch (type) {
-    case ShapeType::Sphere: return 4.0 / 3.0 * pi * radius * radius * radius;
+    case ShapeType::Sphere:
+      return 4.0 / 3.0 * pi * radius * radius * radius;
     case ShapeType::Capsule:
       return pi * radius * radius * (2.0 * half_length) + 4.0 / 3.0 * pi * radius * radius * radius;
-    case ShapeType::Box: return 8.0 * half_extents.prod();
-    case ShapeType::Cylinder: return pi * radius * radius * 2.0 * half_length;
-    case ShapeType::Plane: return 0.0;
+    case ShapeType::Box:
+      return 8.0 * half_extents.prod();
+    case ShapeType::Cylinder:
+      return pi * radius * radius * 2.0 * half_length;
+    case ShapeType::Plane:
+      return 0.0;
   }
   return 0.0;
 }
@@ -44,11 +57,14 @@ double Shape::volume() const {
 Mat3 Shape::unitDensityInertia(double m) const {
   const double r2 = radius * radius;
   switch (type) {
-    case ShapeType::Sphere: return Mat3::Identity() * (0.4 * m * r2);
+    case ShapeType::Sphere:
+      return Mat3::Identity() * (0.4 * m * r2);
     case ShapeType::Box: {
       const Vec3 s = 2.0 * half_extents;
       return Vec3(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
-                  s.x() * s.x() + s.y() * s.y()).asDiagonal() * (m / 12.0);
+                  s.x() * s.x() + s.y() * s.y())
+                 .asDiagonal() *
+             (m / 12.0);
     }
     case ShapeType::Cylinder: {
       const double h = 2.0 * half_length;
@@ -66,7 +82,8 @@ Mat3 Shape::unitDensityInertia(double m) const {
                          ms * (0.4 * r2 + 0.5 * h * h / 2.0 + 3.0 / 8.0 * radius * h);
       return Vec3(ixx, ixx, izz).asDiagonal();
     }
-    case ShapeType::Plane: return Mat3::Zero();
+    case ShapeType::Plane:
+      return Mat3::Zero();
   }
   return Mat3::Zero();
 }
@@ -76,9 +93,15 @@ Aabb computeAabb(const Shape& shape, const Pose& pose, double inflate) {
   const Mat3 R = pose.orientation.toRotationMatrix();
   Vec3 half = Vec3::Zero();
   switch (shape.type) {
-    case ShapeType::Sphere: half = Vec3::Constant(shape.radius); break;
-    case ShapeType::Capsule: half = R.col(2).cwiseAbs() * shape.half_length + Vec3::Constant(shape.radius); break;
-    case ShapeType::Box: half = R.cwiseAbs() * shape.half_extents; break;
+    case ShapeType::Sphere:
+      half = Vec3::Constant(shape.radius);
+      break;
+    case ShapeType::Capsule:
+      half = R.col(2).cwiseAbs() * shape.half_length + Vec3::Constant(shape.radius);
+      break;
+    case ShapeType::Box:
+      half = R.cwiseAbs() * shape.half_extents;
+      break;
     case ShapeType::Cylinder: {
       const Vec3 a = R.col(2);
       // Disc extent along each world axis is r * sqrt(1 - a_k^2).

@@ -13,9 +13,9 @@ const char* shapeTypeName(ShapeType type);
 
 struct Shape {
   ShapeType type = ShapeType::Sphere;
-  double radius = 0.0;                  // sphere, capsule, cylinder
-  double half_length = 0.0;             // capsule (segment half length), cylinder (half height)
-  Vec3 half_extents = Vec3::Zero();     // box
+  double radius = 0.0;               // sphere, capsule, cylinder
+  double half_length = 0.0;          // capsule (segment half length), cylinder (half height)
+  Vec3 half_extents = Vec3::Zero();  // box
 
   static Shape sphere(double r) { return Shape{ShapeType::Sphere, r, 0.0, Vec3::Zero()}; }
   static Shape capsule(double r, double half_len) {
