@@ -74,9 +74,9 @@ double ConvexSupport::rounding() const {
 namespace {
 
 struct SupportPoint {
-  Vec3 w;  // a - b, a point of the Minkowski difference M = A - B
-  Vec3 a;
-  Vec3 b;
+  Vec3 w = Vec3::Zero();  // a - b, a point of the Minkowski difference M = A - B
+  Vec3 a = Vec3::Zero();
+  Vec3 b = Vec3::Zero();
 };
 
 SupportPoint supportM(const ConvexSupport& A, const ConvexSupport& B, const Vec3& dir) {
