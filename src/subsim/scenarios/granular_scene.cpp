@@ -7,7 +7,7 @@
 // spheres against the frictional walls makes the contact problem infeasible (a jam: the impulses
 // grow without bound with the iteration count while the spheres interpenetrate by millimetres).
 // The robot of the paper is impedance controlled, so the rod here is a dynamic body (0.2 kg)
-// held on a kinematic drive by a compliant weld (parameter drive_stiffness, 500 N/m by default;
+// held on a kinematic drive by a compliant weld (parameter drive_stiffness, 300 N/m by default;
 // drive_stiffness = 0 gives the literal kinematic rod).  It adds one subsystem
 // of 6 DOF, which matches the paper's 217 subsystems.
 //

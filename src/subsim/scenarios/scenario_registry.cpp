@@ -12,7 +12,7 @@ const std::vector<Scenario>& builtinScenarios() {
        "scene without the robot)",
        {{"spheres", 216, 1, 1e6, true, "number of spheres; the box and lattice scale with it"},
         {"mu", 0.5, 0, 10, false, "friction coefficient"},
-        {"drive_stiffness", 500, 0, 1e9, false,
+        {"drive_stiffness", 300, 0, 1e9, false,
          "stiffness of the rod's drive in N/m (the same at the tip in rotation); 0: a kinematic "
          "rod"}},
        300,
