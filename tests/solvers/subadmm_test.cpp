@@ -217,3 +217,27 @@ TEST(Subadmm, AdaptivePenaltyReachesTheSameSolution) {
 
 }  // namespace
 }  // namespace subsim
+
+namespace subsim {
+namespace {
+
+TEST(StepProblem, CheckFindsInconsistencies) {
+  World w = makeWorld("granular:spheres=27", 30, 0.0);
+  for (int k = 0; k < 50; ++k) w.step();
+  StepProblem p = w.lastProblem();
+  ASSERT_GT(p.numContacts(), 0);
+  EXPECT_EQ(p.check(), "");
+  StepProblem asymmetric = p;
+  asymmetric.A(0)(0, 1) += 1.0;
+  EXPECT_NE(asymmetric.check().find("not symmetric"), std::string::npos);
+  StepProblem bad_mu = p;
+  for (Constraint& c : bad_mu.constraints)
+    if (c.type == ConstraintType::Contact) c.mu = -1.0;
+  EXPECT_NE(bad_mu.check().find("mu >= 0"), std::string::npos);
+  StepProblem nan_e = p;
+  nan_e.e.back() = std::nan("");
+  EXPECT_NE(nan_e.check().find("e not finite"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace subsim

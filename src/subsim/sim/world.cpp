@@ -1,6 +1,7 @@
 #include "subsim/sim/world.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -174,6 +175,7 @@ StepReport World::step() {
 
   // 2. assemble, with the warm start mapped by key
   assembler_.assemble(model_, partition_, state_, forces_, contacts_, h, problem_);
+  assert(problem_.check().empty());
   warmStart();
 
   // 3. solve
