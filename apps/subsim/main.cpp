@@ -32,11 +32,13 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--threads", run.threads, "OpenMP threads for the solver")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
-  run_cmd->add_option("--beta-scale", run.beta_scale,
-                      "SubADMM: factor on the penalty rule (23) (default 20)")
+  run_cmd
+      ->add_option("--beta-scale", run.beta_scale,
+                   "SubADMM: factor on the penalty rule (23) (default 20)")
       ->check(CLI::PositiveNumber);
-  run_cmd->add_option("--relaxation", run.relaxation,
-                      "SubADMM: ADMM over-relaxation in (0, 2) (default 1.5; 1 = plain)")
+  run_cmd
+      ->add_option("--relaxation", run.relaxation,
+                   "SubADMM: ADMM over-relaxation in (0, 2) (default 1.5; 1 = plain)")
       ->check(CLI::Range(1e-6, 2.0 - 1e-6));
   run_cmd->add_flag("--fixed-beta", run.fixed_beta,
                     "SubADMM: keep the penalty fixed (no residual balancing)");

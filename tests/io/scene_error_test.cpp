@@ -78,8 +78,10 @@ TEST_P(SceneErrorTest, NamesFileFieldAndExpectation) {
 const std::vector<ErrorCase> kCases = {
     // Unknown keys, at every level, listing the allowed keys.
     {"UnknownTopLevelKey", scene("gravty: [0, 0, -1]"), "gravty",
-     "unknown key, expected one of: name, dt, steps, gravity, contact, bodies, joints, springs, "
+     "unknown key, expected one of: name, dt, theta, steps, gravity, contact, bodies, joints, "
+     "springs, "
      "friction"},
+    {"ThetaOutOfRange", scene("theta: 0.7"), "theta", "expected 0 <= theta <= 0.5"},
     {"UnknownContactKey", scene("contact: {margin: 0.1, cfm: 0}"), "contact.cfm",
      "expected one of: margin, erp"},
     {"UnknownBodyKey",

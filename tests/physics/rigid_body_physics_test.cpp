@@ -25,15 +25,31 @@ TEST(FreeFall, MatchesTheDiscreteMidpointFormulaExactly) {
   World w(m);
   const Vec3 x0 = b.initial_pose.position, v0 = b.initial_linear_velocity, g = m.gravity;
   const double h = m.dt;
+  const double theta = m.theta;
   for (int n = 1; n <= 200; ++n) {
     w.step();
-    // vhat_k = v_k + h g / 2, x_{k+1} = x_k + h vhat_k  =>  x_n = x_0 + n h v_0 + (n h)^2 g / 2.
+    // vhat_k = v_k + (1 - theta) h g and v_{k+1} = v_k + h g, so with x_{k+1} = x_k + h vhat_k:
+    // x_n = x_0 + n h v_0 + h^2 g (n (n - 1) / 2 + (1 - theta) n)   (n^2 h^2 g / 2 at theta = 1/2).
     const double t = n * h;
-    const Vec3 x = x0 + t * v0 + 0.5 * t * t * g;
+    const Vec3 x = x0 + t * v0 + h * h * (0.5 * n * (n - 1) + (1.0 - theta) * n) * g;
     const Vec3 v = v0 + t * g;
     EXPECT_NEAR((w.state().pose[0].position - x).norm(), 0.0, 1e-12 * (1.0 + x.norm()));
     EXPECT_NEAR((w.state().linear_velocity[0] - v).norm(), 0.0, 1e-12 * (1.0 + v.norm()));
   }
+}
+
+TEST(FreeFall, MidpointRuleIsTheHalfWeight) {
+  Model m;
+  const Shape s = Shape::sphere(0.1);
+  Body b = namedBody("ball", BodyKind::Dynamic, 2.0);
+  b.inertia = s.unitDensityInertia(2.0);
+  m.addShape(m.addBody(b), s);
+  m.theta = 0.5;
+  World w(m);
+  for (int n = 1; n <= 100; ++n) w.step();
+  // x_n = n^2 h^2 g / 2 exactly at the midpoint rule.
+  EXPECT_NEAR(w.state().pose[0].position.z(), 0.5 * 1.0 * 1.0 * -9.81, 1e-12);
+  EXPECT_DOUBLE_EQ(w.lastProblem().A(0)(0, 0), 4.0);  // A = 2 M
 }
 
 TEST(Rest, SphereOnPlaneStaysWithinATenthOfAMillimetreForTenSeconds) {

@@ -36,7 +36,9 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
   problem.dt = h;
   const AssemblyContext ctx{model, partition, state};
 
-  // Subsystem blocks: A = 2 M_k, b = 2 M_k v_k + h f_k per body.
+  // Subsystem blocks: A = M_k / (1 - theta), b = M_k v_k / (1 - theta) + h f_k per body (2 M_k
+  // and 2 M_k v_k + h f_k at the midpoint theta = 1/2).
+  const double g = 1.0 / (1.0 - model.theta);
   for (int s = 0; s < partition.numSubsystems(); ++s) {
     const int sub = problem.addSubsystem(partition.dofOf(s));
     auto A = problem.A(sub);
@@ -46,11 +48,11 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
       const int o = partition.offset_in_subsystem[body];
       const Mat3 R = state.pose[body].orientation.toRotationMatrix();
       const Mat3 I_world = R * B.inertia * R.transpose();
-      A.block<3, 3>(o, o) = 2.0 * B.mass * Mat3::Identity();
-      A.block<3, 3>(o + 3, o + 3) = 2.0 * I_world;
+      A.block<3, 3>(o, o) = g * B.mass * Mat3::Identity();
+      A.block<3, 3>(o + 3, o + 3) = g * I_world;
       const Vec3 f = B.mass * model.gravity + forces.force[body];
-      b.segment<3>(o) = 2.0 * B.mass * state.linear_velocity[body] + h * f;
-      b.segment<3>(o + 3) = 2.0 * I_world * state.angular_velocity[body] + h * forces.torque[body];
+      b.segment<3>(o) = g * B.mass * state.linear_velocity[body] + h * f;
+      b.segment<3>(o + 3) = g * I_world * state.angular_velocity[body] + h * forces.torque[body];
     }
   }
 

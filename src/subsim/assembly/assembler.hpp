@@ -1,9 +1,10 @@
 #pragma once
 // The assemble stage: Model + State + contacts -> StepProblem (ARCHITECTURE.md, step 2).
 //
-// Subsystem blocks use the papers' midpoint scheme with impulses: for each rigid body
-// A = 2 M_k, b = 2 M_k v_k + h f_k, M_k = diag(m I, R_k I_body R_k^T), so that
-// M_k (v_{k+1} - v_k) = h f_k + J^T lambda with vhat = (v_k + v_{k+1}) / 2.  Gyroscopic effects are
+// Subsystem blocks use the papers' scheme with impulses: for each rigid body
+// A = M_k / (1 - theta), b = M_k v_k / (1 - theta) + h f_k, M_k = diag(m I, R_k I_body R_k^T), so
+// that M_k (v_{k+1} - v_k) = h f_k + J^T lambda with vhat = theta v_k + (1 - theta) v_{k+1}
+// (Model::theta; at the midpoint 1/2, A = 2 M_k and b = 2 M_k v_k + h f_k).  Gyroscopic effects are
 // handled by the integrator (model/integrator.hpp), which carries angular momentum exactly.
 //
 // Constraint order: joints (bilateral, then their limits), springs (soft), contacts.

@@ -344,12 +344,14 @@ class SceneParser {
     Model& m = scene.model;
     const Fields top(r_, root, "",
                      "a map of scene settings with a bodies list (see docs/scene-format.md)");
-    top.allowOnly(
-        {"name", "dt", "steps", "gravity", "contact", "bodies", "joints", "springs", "friction"});
+    top.allowOnly({"name", "dt", "theta", "steps", "gravity", "contact", "bodies", "joints",
+                   "springs", "friction"});
     m.name = default_name;
     if (const Node* n = top.get("name")) m.name = r_.text(*n, "name", "a non-empty scene name");
     if (const Node* n = top.get("dt"))
       m.dt = r_.number(*n, "dt", "a positive time step in s", Range::Positive);
+    if (const Node* n = top.get("theta"))
+      m.theta = r_.number(*n, "theta", "a velocity weight 0 <= theta <= 0.5", Range::NonNegative);
     if (const Node* n = top.get("steps"))
       scene.steps = static_cast<int>(r_.integer(*n, "steps", "a positive whole number of steps", 1,
                                                 std::numeric_limits<int>::max()));

@@ -5,11 +5,13 @@
 namespace subsim {
 
 void integrateRigidBody(const Body& body, const Vec3& v_hat, const Vec3& w_hat, double h,
-                        Pose& pose, Vec3& linear_velocity, Vec3& angular_velocity) {
+                        double theta, Pose& pose, Vec3& linear_velocity, Vec3& angular_velocity) {
+  const double g = 1.0 / (1.0 - theta);
   pose.position += h * v_hat;
-  linear_velocity = 2.0 * v_hat - linear_velocity;
+  linear_velocity = g * (v_hat - theta * linear_velocity);
   const Mat3 R0 = pose.orientation.toRotationMatrix();
-  const Vec3 L = R0 * (body.inertia * (R0.transpose() * (2.0 * w_hat - angular_velocity)));
+  const Vec3 w_next = g * (w_hat - theta * angular_velocity);
+  const Vec3 L = R0 * (body.inertia * (R0.transpose() * w_next));
   pose.orientation = integrateRotation(pose.orientation, w_hat, h);
   const Mat3 R1 = pose.orientation.toRotationMatrix();
   angular_velocity = R1 * body.inertia.ldlt().solve(R1.transpose() * L);

@@ -135,6 +135,7 @@ void checkBodyIndex(const Model& m, int body, const std::string& field, bool wor
 
 void Model::validate() const {
   if (!(dt > 0.0) || !std::isfinite(dt)) fail("dt", "expected a positive time step in seconds");
+  if (!(theta >= 0.0 && theta <= 0.5)) fail("theta", "expected 0 <= theta <= 0.5");
   if (!finite(gravity)) fail("gravity", "expected three finite numbers");
   if (!(contact.margin >= 0.0)) fail("contact.margin", "expected a non-negative distance");
   if (!(contact.erp >= 0.0 && contact.erp <= 1.0)) fail("contact.erp", "expected 0 <= erp <= 1");

@@ -101,6 +101,14 @@ struct ContactSettings {
 struct Model {
   std::string name = "unnamed";
   double dt = 0.01;
+  /// The velocity the constraints act on: vhat = theta v_k + (1 - theta) v_{k+1} (AL paper eq. 2),
+  /// so A = M / (1 - theta) and b = M v_k / (1 - theta) + h f.  1/2 is the papers' midpoint
+  /// (A = 2 M); it leaves the mode v_{k+1} = 2 vhat - v_k undamped in every constrained direction
+  /// (a velocity that flips sign each step and makes impacts perfectly elastic), which grows into
+  /// an instability in jointed chains (a 5-link pendulum blows up after 3.5 s at dt = 10 ms even
+  /// with converged solves).  0.49 damps that mode by 0.96 per step and keeps the chain's energy
+  /// within 0.05 % over 5 s; it is the default, and 0.5 remains available.
+  double theta = 0.49;
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);
   ContactSettings contact;
   std::vector<Body> bodies;
