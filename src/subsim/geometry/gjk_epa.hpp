@@ -2,7 +2,7 @@
 // Signed distance, normal and witness points between two bounded convex shapes by GJK (when
 // separated) and EPA (when overlapping), on support mappings.
 //
-// Why not libccd (which the build links): its EPA allocates every polytope vertex, edge and face
+// Why not libccd: its EPA allocates every polytope vertex, edge and face
 // on the heap (the narrow phase must not allocate per pair), and its tolerances are absolute
 // constants with no control of the result's accuracy.  This implementation keeps everything in
 // fixed arrays on the stack.
