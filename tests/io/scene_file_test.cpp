@@ -311,3 +311,46 @@ TEST(SceneFile, DocumentationExampleLoads) {
 
 }  // namespace
 }  // namespace subsim
+
+namespace subsim {
+namespace {
+
+TEST(SceneFileCompliance, CompliantWeldLoadsAndIsValidated) {
+  const std::string base = R"(
+bodies:
+  - name: drive
+    type: kinematic
+    trajectory: {type: linear, velocity: [0.1, 0, 0]}
+  - name: tool
+    mass: 0.5
+    shapes: [{type: sphere, radius: 0.05}]
+joints:
+  - {type: weld, a: tool, b: drive, anchor: [0, 0, 0], stiffness: 300, damping: 20, )";
+  const SceneFile ok =
+      parseScene(base + "angular_stiffness: 3, angular_damping: 0.1}\n", "compliant.yaml");
+  ASSERT_EQ(ok.model.joints.size(), 1u);
+  const Joint& j = ok.model.joints[0];
+  EXPECT_TRUE(j.compliant());
+  EXPECT_DOUBLE_EQ(j.stiffness, 300.0);
+  EXPECT_DOUBLE_EQ(j.damping, 20.0);
+  EXPECT_DOUBLE_EQ(j.angular_stiffness, 3.0);
+  EXPECT_DOUBLE_EQ(j.angular_damping, 0.1);
+  try {
+    parseScene(base + "angular_damping: 0.1}\n", "compliant.yaml");
+    FAIL() << "a compliant weld without angular stiffness must be rejected";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("compliant.yaml"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("joints[0].angular_stiffness"), std::string::npos)
+        << e.what();
+  }
+  try {
+    parseScene(base + "angular_stiffness: -3}\n", "compliant.yaml");
+    FAIL() << "a negative stiffness must be rejected";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("joints[0].angular_stiffness"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace subsim

@@ -709,10 +709,12 @@ class SceneParser {
     else
       r_.expected(f.at("type"), what, type_node);
     if (kind == JointType::Hinge)
-      f.allowOnly({"name", "type", "a", "b", "anchor", "axis", "limits", "collide_connected"},
+      f.allowOnly({"name", "type", "a", "b", "anchor", "axis", "limits", "collide_connected",
+                   "stiffness", "damping", "angular_stiffness", "angular_damping"},
                   " for a hinge joint");
     else
-      f.allowOnly({"name", "type", "a", "b", "anchor", "collide_connected"},
+      f.allowOnly({"name", "type", "a", "b", "anchor", "collide_connected", "stiffness", "damping",
+                   "angular_stiffness", "angular_damping"},
                   " for a " + type + " joint");
 
     std::string name = "joint" + std::to_string(m.joints.size());
@@ -758,6 +760,18 @@ class SceneParser {
     }
     if (const Node* n = f.get("collide_connected"))
       joint.collide_connected = r_.boolean(*n, f.at("collide_connected"));
+    // Compliance (Joint::compliant): the joint becomes soft rows; Model::validate checks that a
+    // compliant hinge or weld also has an angular stiffness and no limits.
+    const std::pair<const char*, double Joint::*> compliance[] = {
+        {"stiffness", &Joint::stiffness},
+        {"damping", &Joint::damping},
+        {"angular_stiffness", &Joint::angular_stiffness},
+        {"angular_damping", &Joint::angular_damping}};
+    for (const auto& [key, member] : compliance)
+      if (const Node* n = f.get(key))
+        joint.*member =
+            r_.number(*n, f.at(key), "a non-negative number (N/m, N s/m, N m/rad or N m s/rad)",
+                      Range::NonNegative);
   }
 
   void parseSpring(const Node& node, const std::string& path, Model& m) {
