@@ -1,0 +1,270 @@
+#include "subsim/solvers/delassus_operator.hpp"
+
+#include <omp.h>
+
+#include <cmath>
+
+#include "subsim/solvers/dense_kernels.hpp"
+
+namespace subsim {
+
+void DelassusOperator::build(const StepProblem& p, int threads) {
+  p_ = &p;
+  const int ns = p.numSubsystems();
+  const int nc = p.numConstraints();
+  const int na = static_cast<int>(p.attachments.size());
+  const int nr = p.numRows();
+  const int nthreads = threads > 0 ? threads : omp_get_max_threads();
+
+  // Subsystem -> attachments (CSR) and attachment -> constraint.
+  sub_begin_.assign(ns + 1, 0);
+  att_constraint_.resize(na);
+  y_offset_.resize(na);
+  int ysize = 0;
+  for (int j = 0; j < nc; ++j) {
+    const Constraint& c = p.constraints[j];
+    for (int q = 0; q < c.num_attachments; ++q) {
+      const int a = c.first_attachment + q;
+      att_constraint_[a] = j;
+      y_offset_[a] = ysize;
+      ysize += p.attachments[a].rows * p.attachments[a].dof;
+      ++sub_begin_[p.attachments[a].subsystem + 1];
+    }
+  }
+  for (int i = 0; i < ns; ++i) sub_begin_[i + 1] += sub_begin_[i];
+  sub_attachments_.resize(na);
+  mark_.assign(std::max(nc, ns), 0);
+  for (int i = 0; i < ns; ++i) mark_[i] = sub_begin_[i];
+  for (int a = 0; a < na; ++a) sub_attachments_[mark_[p.attachments[a].subsystem]++] = a;
+  y_.resize(ysize);
+
+  // Block structure: the diagonal block, then the neighbours of each constraint in the order they
+  // are met through its attachments (deterministic), each once.
+  diag_offset_.resize(nc);
+  nb_begin_.resize(nc + 1);
+  nb_constraint_.clear();
+  nb_offset_.clear();
+  int bsize = 0;
+  std::fill(mark_.begin(), mark_.end(), -1);
+  for (int j = 0; j < nc; ++j) {
+    const Constraint& c = p.constraints[j];
+    diag_offset_[j] = bsize;
+    bsize += c.rows * c.rows;
+    nb_begin_[j] = static_cast<int>(nb_constraint_.size());
+    mark_[j] = j;
+    for (int q = 0; q < c.num_attachments; ++q) {
+      const int i = p.attachments[c.first_attachment + q].subsystem;
+      for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
+        const int k = att_constraint_[sub_attachments_[s]];
+        if (mark_[k] == j) continue;
+        mark_[k] = j;
+        nb_constraint_.push_back(k);
+        nb_offset_.push_back(bsize);
+        bsize += c.rows * p.constraints[k].rows;
+      }
+    }
+  }
+  nb_begin_[nc] = static_cast<int>(nb_constraint_.size());
+  blocks_.assign(bsize, 0.0);
+  c_.resize(nr);
+  d_.resize(nr);
+  inv_d_.resize(nr);
+  fixed_value_.assign(nr, 0.0);
+  fixed_.assign(nr, 0);
+  llt_.resize(ns);
+  free_v_.resize(p.numDof());
+
+#pragma omp parallel num_threads(nthreads)
+  {
+    // Factor A_i, Y_a = A_i^{-1} J_a^T, free velocity A_i^{-1} b_i.
+#pragma omp for schedule(static)
+    for (int i = 0; i < ns; ++i) {
+      const Subsystem& sub = p.subsystems[i];
+      llt_[i].compute(p.A(i));
+      Eigen::Map<VecX> v(free_v_.data() + sub.dof_offset, sub.dof);
+      v = p.bBlock(i);
+      llt_[i].solveInPlace(v);
+      for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
+        const int a = sub_attachments_[s];
+        const Attachment& at = p.attachments[a];
+        Eigen::Map<MatX> Y(y_.data() + y_offset_[a], at.dof, at.rows);
+        Y = p.J(at).transpose();
+        llt_[i].solveInPlace(Y);
+      }
+    }
+    // Blocks W_jk += J_ji Y_ki over shared subsystems i, and c_j = J_j A^{-1} b + e_j.
+#pragma omp for schedule(static)
+    for (int j = 0; j < nc; ++j) {
+      const Constraint& c = p.constraints[j];
+      const int o = c.row_offset;
+      for (int r = 0; r < c.rows; ++r) c_[o + r] = p.e[o + r];
+      for (int q = 0; q < c.num_attachments; ++q) {
+        const Attachment& aj = p.attachments[c.first_attachment + q];
+        const int i = aj.subsystem;
+        const double* Jj = p.jacobian_data.data() + aj.j_offset;
+        double jv[6];
+        kernels::multiplyJ(Jj, aj.rows, aj.dof, free_v_.data() + p.subsystems[i].dof_offset, jv);
+        for (int r = 0; r < c.rows; ++r) c_[o + r] += jv[r];
+        for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
+          const int a = sub_attachments_[s];
+          const int k = att_constraint_[a];
+          const int rk = p.constraints[k].rows;
+          int off = diag_offset_[j];
+          if (k != j)
+            for (int e = nb_begin_[j]; e < nb_begin_[j + 1]; ++e)
+              if (nb_constraint_[e] == k) {
+                off = nb_offset_[e];
+                break;
+              }
+          double* W = blocks_.data() + off;
+          const double* Y = y_.data() + y_offset_[a];
+          for (int r = 0; r < c.rows; ++r)
+            for (int col = 0; col < rk; ++col) {
+              const double* jr = Jj + static_cast<size_t>(r) * aj.dof;
+              const double* yc = Y + static_cast<size_t>(col) * aj.dof;
+              double acc = 0.0;
+              for (int d = 0; d < aj.dof; ++d) acc += jr[d] * yc[d];
+              W[r * rk + col] += acc;
+            }
+        }
+      }
+      // Soft regularisation and the per-row scaling D.
+      double* Wjj = blocks_.data() + diag_offset_[j];
+      for (int r = 0; r < c.rows; ++r) {
+        const int row = o + r;
+        if (c.type == ConstraintType::Soft) {
+          const double damping = p.soft_c[row];
+          if (damping > 0.0) {
+            Wjj[r * c.rows + r] += 1.0 / damping;
+            c_[row] += (p.soft_k[row] / damping - 1.0) * p.e[row];
+          } else {
+            fixed_[row] = 1;
+            fixed_value_[row] = -p.soft_k[row] * p.e[row];
+          }
+        }
+        d_[row] = Wjj[r * c.rows + r];
+      }
+      if (c.type == ConstraintType::Contact) d_[o + 1] = d_[o + 2] = std::max(d_[o + 1], d_[o + 2]);
+      for (int r = 0; r < c.rows; ++r) {
+        const int row = o + r;
+        if (fixed_[row] || !(d_[row] > 0.0)) {
+          d_[row] = 0.0;
+          inv_d_[row] = 0.0;
+        } else {
+          inv_d_[row] = 1.0 / d_[row];
+        }
+      }
+    }
+  }
+}
+
+void DelassusOperator::constraintVelocity(int j, const double* lambda, double* g) const {
+  const StepProblem& p = *p_;
+  const Constraint& c = p.constraints[j];
+  const int rj = c.rows;
+  const double* Wjj = blocks_.data() + diag_offset_[j];
+  const double* lj = lambda + c.row_offset;
+  for (int r = 0; r < rj; ++r) {
+    double acc = c_[c.row_offset + r];
+    for (int col = 0; col < rj; ++col) acc += Wjj[r * rj + col] * lj[col];
+    g[r] = acc;
+  }
+  for (int e = nb_begin_[j]; e < nb_begin_[j + 1]; ++e) {
+    const Constraint& ck = p.constraints[nb_constraint_[e]];
+    const int rk = ck.rows;
+    const double* W = blocks_.data() + nb_offset_[e];
+    const double* lk = lambda + ck.row_offset;
+    for (int r = 0; r < rj; ++r) {
+      double acc = 0.0;
+      for (int col = 0; col < rk; ++col) acc += W[r * rk + col] * lk[col];
+      g[r] += acc;
+    }
+  }
+}
+
+double DelassusOperator::projectedStep(int j, const double* lambda, double omega,
+                                       double* out) const {
+  const Constraint& c = p_->constraints[j];
+  const int o = c.row_offset;
+  const int rows = c.rows;
+  const double* Wjj = blocks_.data() + diag_offset_[j];
+  const double* inv_d = inv_d_.data() + o;
+  double g[6], l[6];
+  constraintVelocity(j, lambda, g);
+  for (int r = 0; r < rows; ++r) l[r] = lambda[o + r];
+  // Gauss-Seidel inside the block too: after each row (for a contact: the normal, then the
+  // tangential pair together) g is updated by the change through the column of W_jj.
+  if (c.type == ConstraintType::Contact) {
+    const double n = std::max(0.0, l[0] - inv_d[0] * g[0]);
+    const double dn = n - l[0];
+    l[0] = n;
+    const double t1 = l[1] - inv_d[1] * (g[1] + Wjj[3] * dn);
+    const double t2 = l[2] - inv_d[2] * (g[2] + Wjj[6] * dn);
+    const double tn = std::sqrt(t1 * t1 + t2 * t2);
+    const double limit = c.mu * n;
+    const double s = tn > limit ? limit / tn : 1.0;
+    l[1] = s * t1;
+    l[2] = s * t2;
+  } else {
+    const bool unilateral = c.type == ConstraintType::Unilateral;
+    for (int r = 0; r < rows; ++r) {
+      double nl = l[r] - inv_d[r] * g[r];
+      if (unilateral) nl = std::max(0.0, nl);
+      const double delta = nl - l[r];
+      l[r] = nl;
+      if (delta != 0.0)
+        for (int q = 0; q < rows; ++q) g[q] += Wjj[q * rows + r] * delta;
+    }
+  }
+  double change = 0.0;
+  for (int r = 0; r < c.rows; ++r) {
+    const double old = lambda[o + r];
+    const double nl = fixed_[o + r] ? fixed_value_[o + r] : old + omega * (l[r] - old);
+    change = std::max(change, d_[o + r] * std::abs(nl - old));
+    out[o + r] = nl;
+  }
+  return change;
+}
+
+void DelassusOperator::projectAll(double* lambda) const {
+  for (const Constraint& c : p_->constraints) {
+    projectConstraintBlock(c, lambda + c.row_offset);
+    for (int r = 0; r < c.rows; ++r)
+      if (fixed_[c.row_offset + r]) lambda[c.row_offset + r] = fixed_value_[c.row_offset + r];
+  }
+}
+
+void DelassusOperator::velocity(const double* lambda, double* vhat) const {
+  const StepProblem& p = *p_;
+  for (int i = 0; i < p.numSubsystems(); ++i) {
+    const Subsystem& sub = p.subsystems[i];
+    double* v = vhat + sub.dof_offset;
+    std::copy_n(p.b.data() + sub.dof_offset, sub.dof, v);
+    for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
+      const int a = sub_attachments_[s];
+      const Attachment& at = p.attachments[a];
+      kernels::addJTransposeTimes(p.jacobian_data.data() + at.j_offset, at.rows, at.dof,
+                                  lambda + p.constraints[att_constraint_[a]].row_offset, v);
+    }
+    Eigen::Map<VecX> vm(v, sub.dof);
+    llt_[i].solveInPlace(vm);
+  }
+}
+
+MatX DelassusOperator::dense() const {
+  const StepProblem& p = *p_;
+  MatX W = MatX::Zero(numRows(), numRows());
+  for (int j = 0; j < numConstraints(); ++j) {
+    const Constraint& c = p.constraints[j];
+    W.block(c.row_offset, c.row_offset, c.rows, c.rows) =
+        Eigen::Map<const RowMajorMatX>(diagonalBlock(j), c.rows, c.rows);
+    for (int e = nb_begin_[j]; e < nb_begin_[j + 1]; ++e) {
+      const Constraint& ck = p.constraints[nb_constraint_[e]];
+      W.block(c.row_offset, ck.row_offset, c.rows, ck.rows) =
+          Eigen::Map<const RowMajorMatX>(neighbourBlock(e), c.rows, ck.rows);
+    }
+  }
+  return W;
+}
+
+}  // namespace subsim

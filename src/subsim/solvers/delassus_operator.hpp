@@ -1,0 +1,115 @@
+#pragma once
+// The Delassus operator W = J A^{-1} J^T of a StepProblem, block-sparse, for the dual (impulse
+// space) solvers PGS, PGS-CG and PJ.
+//
+// Eliminating vhat = A^{-1} (b + J^T lambda) from the StepProblem gives the constraint velocity
+//   J vhat + e = W lambda + c,   W = J A^{-1} J^T,   c = J A^{-1} b + e,
+// and every constraint asks (W lambda + c)_j and lambda_j to lie in its set S_j.
+//
+// Storage: per subsystem an LLT of A_i; per attachment Y_ai = A_i^{-1} J_ai^T (dof x rows,
+// column-major); per constraint j its diagonal block W_jj (rows x rows, row-major) and, CSR-like,
+// a list of (other constraint k, block W_jk = sum over shared subsystems i of J_ji A_i^{-1}
+// J_ki^T).  All flat arrays, rebuilt per solve into reused buffers.
+//
+// Soft rows (lambda = -k e - c J vhat, per row): with J vhat = (W lambda + c)_r - e_r,
+//   lambda / c + (W lambda + c)_r + (k / c - 1) e_r = 0    (c > 0),
+// i.e. the row becomes an equality (lambda free) of the regularised operator: the stored
+// diagonal entry is W_rr + 1 / c_r and the stored right-hand side c_r + (k_r / c_r - 1) e_r.
+// A soft row with c_r = 0 is explicit: lambda_r = -k_r e_r ("fixed" row: its inverse diagonal is
+// 0, so the iterations never change it, and the solvers initialise it to fixedValue()).
+// Everything this class returns (blocks, rhs(), dense()) is of the regularised system.
+//
+// Per-row scaling used by the projected iterations: D_r = W_rr for every row except the two
+// tangential rows of a contact, which share D_t = max(W_t1t1, W_t2t2): an isotropic tangential
+// step keeps the fixed point of  lambda = P(lambda - D^{-1} (W lambda + c))  exactly the
+// Signorini-Coulomb solution with the strict cone (sliding opposite to the tangential velocity);
+// a per-row D_t1 != D_t2 would skew the sliding direction.
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <vector>
+
+#include "subsim/problem/cone_projection.hpp"
+#include "subsim/problem/step_problem.hpp"
+
+namespace subsim {
+
+/// P_j in place on the c.rows values at lambda: none for bilateral and soft rows, max(0, .) per
+/// unilateral row, the strict friction-cone operator for a contact.
+inline void projectConstraintBlock(const Constraint& c, double* lambda) {
+  switch (c.type) {
+    case ConstraintType::Bilateral:
+    case ConstraintType::Soft:
+      return;
+    case ConstraintType::Unilateral:
+      for (int r = 0; r < c.rows; ++r) lambda[r] = std::max(0.0, lambda[r]);
+      return;
+    case ConstraintType::Contact: {
+      const Vec3 l = projectConeStrict(Vec3(lambda[0], lambda[1], lambda[2]), c.mu);
+      lambda[0] = l[0];
+      lambda[1] = l[1];
+      lambda[2] = l[2];
+      return;
+    }
+  }
+}
+
+class DelassusOperator {
+ public:
+  /// Factors every A_i and assembles W and c for `problem`, which must outlive the operator's
+  /// use (it keeps a pointer).  Numeric work runs on `threads` OpenMP threads (0: default).
+  void build(const StepProblem& problem, int threads = 1);
+
+  int numConstraints() const { return static_cast<int>(diag_offset_.size()); }
+  int numRows() const { return static_cast<int>(c_.size()); }
+
+  /// g = (W lambda + c)_j, constraint j's rows (at most 6) of the regularised system.
+  void constraintVelocity(int j, const double* lambda, double* g) const;
+
+  /// One projected block step: out_j = lambda_j + omega (T_j - lambda_j), where T_j is
+  /// P_j(lambda_j - D_j^{-1} g_j), g = (W lambda + c)_j, taken row by row inside the block
+  /// (Gauss-Seidel within the block: after each row g_j is updated through the column of W_jj;
+  /// a contact updates its normal first, projects it to >= 0, then its tangential pair together
+  /// onto the disc of radius mu lambda_n).  Fixed soft rows are set to their value.  out may
+  /// alias lambda (PGS).  Returns max_r D_r |out_r - lambda_r| (m/s), 0 for fixed rows.
+  double projectedStep(int j, const double* lambda, double omega, double* out) const;
+
+  /// Projects lambda onto every S_j and sets fixed soft rows to their value.
+  void projectAll(double* lambda) const;
+
+  /// vhat = A^{-1} (b + J^T lambda), all subsystems.
+  void velocity(const double* lambda, double* vhat) const;
+
+  /// W_jj, rows x rows row-major (regularised on soft rows).
+  const double* diagonalBlock(int j) const { return blocks_.data() + diag_offset_[j]; }
+  int neighbourBegin(int j) const { return nb_begin_[j]; }
+  int neighbourEnd(int j) const { return nb_begin_[j + 1]; }
+  int neighbourConstraint(int entry) const { return nb_constraint_[entry]; }
+  /// W_jk for the entry, rows_j x rows_k row-major.
+  const double* neighbourBlock(int entry) const { return blocks_.data() + nb_offset_[entry]; }
+  /// c (regularised on soft rows), per row.
+  const std::vector<double>& rhs() const { return c_; }
+  /// D_r (see the header comment) and its inverse (0 for fixed or degenerate rows).
+  double scale(int row) const { return d_[row]; }
+  double inverseScale(int row) const { return inv_d_[row]; }
+  bool fixedRow(int row) const { return fixed_[row] != 0; }
+  double fixedValue(int row) const { return fixed_value_[row]; }
+
+  /// The assembled regularised W as a dense matrix (tests and diagnostics; allocates).
+  MatX dense() const;
+
+ private:
+  const StepProblem* p_ = nullptr;
+  std::vector<Eigen::LLT<MatX>> llt_;
+  std::vector<int> sub_begin_, sub_attachments_, att_constraint_;
+  std::vector<int> y_offset_;
+  std::vector<double> y_;  // Y_a = A_i^{-1} J_a^T per attachment, column-major dof x rows
+  std::vector<int> diag_offset_;
+  std::vector<int> nb_begin_, nb_constraint_, nb_offset_;
+  std::vector<int> mark_;
+  std::vector<double> blocks_;
+  std::vector<double> c_, d_, inv_d_, fixed_value_;
+  std::vector<unsigned char> fixed_;
+  std::vector<double> free_v_;  // A^{-1} b per DOF
+};
+
+}  // namespace subsim

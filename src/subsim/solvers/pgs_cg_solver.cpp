@@ -1,0 +1,68 @@
+#include "subsim/solvers/pgs_cg_solver.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace subsim {
+
+void PgsCgSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
+  const auto t0 = std::chrono::steady_clock::now();
+  w_.build(p, settings.threads);
+  const int nc = p.numConstraints();
+  const int nr = p.numRows();
+  if (sol.lambda.size() != nr) sol.lambda.setZero(nr);
+  if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
+  SolveStats& st = sol.stats;
+  st = SolveStats();
+  st.residual_name = "max |D dlambda| (m/s)";
+  const int max_it = std::max(settings.max_iterations, 0);
+  if (settings.record_history) st.residual_history.reserve(max_it);
+  double* lambda = sol.lambda.data();
+  w_.projectAll(lambda);
+  previous_.resize(nr);
+  direction_.assign(nr, 0.0);
+  restarts_ = 0;
+
+  int iterations = max_it;
+  double residual = 0.0;
+  double r2_previous = 0.0;
+  for (int l = 0; l < max_it; ++l) {
+    if (settings.on_iteration) settings.on_iteration(l);
+    std::copy_n(lambda, nr, previous_.data());
+    double change = 0.0;
+    for (int j = 0; j < nc; ++j)
+      change = std::max(change, w_.projectedStep(j, lambda, 1.0, lambda));
+    residual = change;
+    if (settings.record_history) st.residual_history.push_back(residual);
+    if (settings.tolerance > 0.0 && residual < settings.tolerance) {
+      iterations = l + 1;
+      break;
+    }
+    double r2 = 0.0;
+    for (int k = 0; k < nr; ++k) {
+      const double r = lambda[k] - previous_[k];
+      r2 += r * r;
+    }
+    const double beta = l > 0 && r2_previous > 0.0 ? r2 / r2_previous : 0.0;
+    r2_previous = r2;
+    if (l > 0 && beta > 1.0) {
+      ++restarts_;
+      for (int k = 0; k < nr; ++k) direction_[k] = lambda[k] - previous_[k];
+      continue;
+    }
+    for (int k = 0; k < nr; ++k) {
+      const double r = lambda[k] - previous_[k];
+      lambda[k] += beta * direction_[k];
+      direction_[k] = r + beta * direction_[k];
+    }
+    if (beta > 0.0) w_.projectAll(lambda);
+  }
+  w_.velocity(lambda, sol.vhat.data());
+  st.iterations = iterations;
+  st.residual = residual;
+  st.converged = settings.tolerance > 0.0 && residual < settings.tolerance;
+  st.solve_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace subsim

@@ -1,0 +1,44 @@
+#include "subsim/solvers/pgs_solver.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace subsim {
+
+void PgsSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
+  const auto t0 = std::chrono::steady_clock::now();
+  w_.build(p, settings.threads);
+  const int nc = p.numConstraints();
+  if (sol.lambda.size() != p.numRows()) sol.lambda.setZero(p.numRows());
+  if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
+  SolveStats& st = sol.stats;
+  st = SolveStats();
+  st.residual_name = "max |D dlambda| (m/s)";
+  const int max_it = std::max(settings.max_iterations, 0);
+  if (settings.record_history) st.residual_history.reserve(max_it);
+  double* lambda = sol.lambda.data();
+  w_.projectAll(lambda);
+
+  int iterations = max_it;
+  double residual = 0.0;
+  for (int l = 0; l < max_it; ++l) {
+    if (settings.on_iteration) settings.on_iteration(l);
+    double change = 0.0;
+    for (int j = 0; j < nc; ++j)
+      change = std::max(change, w_.projectedStep(j, lambda, 1.0, lambda));
+    residual = change;
+    if (settings.record_history) st.residual_history.push_back(residual);
+    if (settings.tolerance > 0.0 && residual < settings.tolerance) {
+      iterations = l + 1;
+      break;
+    }
+  }
+  w_.velocity(lambda, sol.vhat.data());
+  st.iterations = iterations;
+  st.residual = residual;
+  st.converged = settings.tolerance > 0.0 && residual < settings.tolerance;
+  st.solve_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace subsim

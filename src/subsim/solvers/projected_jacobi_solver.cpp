@@ -1,0 +1,67 @@
+#include "subsim/solvers/projected_jacobi_solver.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace subsim {
+
+void ProjectedJacobiSolver::solve(const StepProblem& p, const SolverSettings& settings,
+                                  StepSolution& sol) {
+  const auto t0 = std::chrono::steady_clock::now();
+  w_.build(p, settings.threads);
+  const int nc = p.numConstraints();
+  if (sol.lambda.size() != p.numRows()) sol.lambda.setZero(p.numRows());
+  if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
+  SolveStats& st = sol.stats;
+  st = SolveStats();
+  st.residual_name = "max |D dlambda| (m/s)";
+  const int max_it = std::max(settings.max_iterations, 0);
+  if (settings.record_history) st.residual_history.reserve(max_it);
+  w_.projectAll(sol.lambda.data());
+  next_.assign(sol.lambda.data(), sol.lambda.data() + p.numRows());
+  change_.resize(nc);
+  const int threads = settings.threads > 0 ? settings.threads : omp_get_max_threads();
+  // cur holds lambda^l, nxt receives lambda^{l+1}; swapped every iteration.
+  double* cur = sol.lambda.data();
+  double* nxt = next_.data();
+  const double relax = omega;
+
+  int iterations = max_it;
+  double residual = 0.0;
+  bool stop = false;
+#pragma omp parallel num_threads(threads)
+  {
+    for (int l = 0; l < max_it; ++l) {
+      if (settings.on_iteration) {
+#pragma omp single
+        settings.on_iteration(l);
+      }
+#pragma omp for schedule(static)
+      for (int j = 0; j < nc; ++j) change_[j] = w_.projectedStep(j, cur, relax, nxt);
+#pragma omp single
+      {
+        double change = 0.0;
+        for (int j = 0; j < nc; ++j) change = std::max(change, change_[j]);
+        residual = change;
+        std::swap(cur, nxt);
+        if (settings.record_history) st.residual_history.push_back(residual);
+        if (settings.tolerance > 0.0 && residual < settings.tolerance) {
+          stop = true;
+          iterations = l + 1;
+        }
+      }
+      if (stop) break;
+    }
+  }
+  if (cur != sol.lambda.data()) std::copy_n(cur, p.numRows(), sol.lambda.data());
+  w_.velocity(sol.lambda.data(), sol.vhat.data());
+  st.iterations = iterations;
+  st.residual = residual;
+  st.converged = settings.tolerance > 0.0 && residual < settings.tolerance;
+  st.solve_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace subsim

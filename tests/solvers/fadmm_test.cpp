@@ -1,0 +1,183 @@
+// FADMM (full-system ADMM) against SubADMM and a dense KKT solve on the same StepProblem, the
+// adaptive penalty, reuse of the symbolic analysis and the no-allocation guarantee of its loop.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "subsim/solvers/fadmm_solver.hpp"
+#include "subsim/solvers/subadmm_solver.hpp"
+#include "test_support.hpp"
+
+namespace subsim {
+namespace {
+
+using test::denseA;
+using test::denseJacobian;
+using test::makeWorld;
+
+World worldAfter(const std::string& spec, int steps, int iterations = 60) {
+  World w = makeWorld(spec, iterations, 0.0);
+  for (int k = 0; k < steps; ++k) w.step();
+  return w;
+}
+
+SolverSettings tightSettings() {
+  SolverSettings s;
+  s.max_iterations = 50000;
+  s.tolerance = 1e-12;
+  return s;
+}
+
+struct SceneCase {
+  const char* spec;
+  int steps;
+  int min_contacts;
+};
+
+class FadmmVsSubadmm : public ::testing::TestWithParam<SceneCase> {};
+
+TEST_P(FadmmVsSubadmm, SameVelocityAndNetImpulsePerSubsystem) {
+  const SceneCase sc = GetParam();
+  World w = worldAfter(sc.spec, sc.steps, 200);
+  const StepProblem& p = w.lastProblem();
+  ASSERT_GE(p.numContacts(), sc.min_contacts);
+  FadmmSolver fadmm;
+  SubadmmSolver subadmm;
+  const SolverSettings s = tightSettings();
+  StepSolution f, r;
+  fadmm.solve(p, s, f);
+  subadmm.solve(p, s, r);
+  EXPECT_TRUE(f.stats.converged) << "fadmm residual " << f.stats.residual << " after "
+                                 << f.stats.iterations;
+  EXPECT_TRUE(r.stats.converged) << "subadmm residual " << r.stats.residual;
+  EXPECT_STREQ(f.stats.residual_name, "primal+dual (42), max-norm");
+  EXPECT_LT((f.vhat - r.vhat).cwiseAbs().maxCoeff(), 1e-6);
+  // Contacts under a box are statically indeterminate: compare the net impulse J^T lambda on
+  // each subsystem, relative to that subsystem's own net impulse.
+  const MatX J = denseJacobian(p);
+  const VecX net_f = J.transpose() * f.lambda;
+  const VecX net_r = J.transpose() * r.lambda;
+  const double global_scale = net_r.cwiseAbs().maxCoeff();
+  for (int i = 0; i < p.numSubsystems(); ++i) {
+    const Subsystem& sub = p.subsystems[i];
+    const VecX ref = net_r.segment(sub.dof_offset, sub.dof);
+    const VecX got = net_f.segment(sub.dof_offset, sub.dof);
+    // Floor: a subsystem without contacts has a zero net impulse.
+    const double scale = std::max(ref.cwiseAbs().maxCoeff(), 1e-6 * global_scale);
+    EXPECT_LT((got - ref).cwiseAbs().maxCoeff(), 1e-6 * scale) << "subsystem " << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fadmm, FadmmVsSubadmm,
+                         ::testing::Values(SceneCase{"stack:boxes=1", 10, 4},
+                                           SceneCase{"stack:boxes=3", 50, 9},
+                                           SceneCase{"incline:angle=40,mu=0.5", 10, 1},
+                                           SceneCase{"granular:spheres=27", 80, 10}));
+
+TEST(Fadmm, MatchesDirectKktSolveOnBilateralProblem) {
+  World w = worldAfter("pendulum:links=3", 20);
+  const StepProblem& p = w.lastProblem();
+  ASSERT_EQ(p.numContacts(), 0);
+  ASSERT_GT(p.numConstraints(), 0);
+  const MatX A = denseA(p), J = denseJacobian(p);
+  const int n = p.numDof(), m = p.numRows();
+  MatX K = MatX::Zero(n + m, n + m);
+  K.topLeftCorner(n, n) = A;
+  K.topRightCorner(n, m) = -J.transpose();
+  K.bottomLeftCorner(m, n) = J;
+  VecX rhs(n + m);
+  rhs.head(n) = Eigen::Map<const VecX>(p.b.data(), n);
+  rhs.tail(m) = -Eigen::Map<const VecX>(p.e.data(), m);
+  const VecX ref = K.fullPivLu().solve(rhs);
+
+  FadmmSolver solver;
+  SolverSettings s = tightSettings();
+  s.tolerance = 1e-13;
+  StepSolution sol;
+  solver.solve(p, s, sol);
+  EXPECT_TRUE(sol.stats.converged) << "residual " << sol.stats.residual;
+  const double vscale = 1.0 + ref.head(n).cwiseAbs().maxCoeff();
+  const double lscale = 1.0 + ref.tail(m).cwiseAbs().maxCoeff();
+  EXPECT_LT((sol.vhat - ref.head(n)).cwiseAbs().maxCoeff(), 1e-8 * vscale);
+  EXPECT_LT((sol.lambda - ref.tail(m)).cwiseAbs().maxCoeff(), 1e-7 * lscale);
+}
+
+TEST(Fadmm, AdaptivePenaltyReachesTheSameSolution) {
+  World w = worldAfter("stack:boxes=3", 50, 200);
+  const StepProblem& p = w.lastProblem();
+  FadmmSolver fixed, adaptive;
+  SolverSettings s = tightSettings();
+  s.adaptive_beta = false;
+  StepSolution a, b;
+  fixed.solve(p, s, a);
+  EXPECT_TRUE(a.stats.converged);
+  s.adaptive_beta = true;
+  s.beta_scale = 100.0;  // start far from the balanced penalty
+  adaptive.solve(p, s, b);
+  EXPECT_TRUE(b.stats.converged);
+  const MatX A = denseA(p), J = denseJacobian(p);
+  const double initial = 100.0 * A.trace() / J.squaredNorm();
+  EXPECT_NE(adaptive.beta(), initial) << "the penalty never adapted";
+  EXPECT_LT((a.vhat - b.vhat).cwiseAbs().maxCoeff(), 1e-7);
+}
+
+TEST(Fadmm, FixedIterationsAndWarmStart) {
+  World w = worldAfter("stack:boxes=1", 30, 200);
+  const StepProblem& p = w.lastProblem();
+  FadmmSolver solver;
+  SolverSettings s;
+  s.max_iterations = 37;
+  s.tolerance = 0.0;
+  s.record_history = true;
+  StepSolution sol;
+  solver.solve(p, s, sol);
+  EXPECT_EQ(sol.stats.iterations, 37);
+  EXPECT_EQ(sol.stats.residual_history.size(), 37u);
+  EXPECT_FALSE(sol.stats.converged);
+  // The same problem again: the pattern is unchanged, so no new symbolic analysis.
+  EXPECT_EQ(solver.analyses(), 1);
+  s = tightSettings();
+  StepSolution cold;
+  solver.solve(p, s, cold);
+  EXPECT_EQ(solver.analyses(), 1);
+  ASSERT_TRUE(cold.stats.converged);
+  StepSolution warm = cold;  // converged lambda and vhat as the warm start
+  solver.solve(p, s, warm);
+  EXPECT_LT(warm.stats.iterations, cold.stats.iterations / 4 + 2);
+}
+
+TEST(Fadmm, IterationLoopDoesNotAllocate) {
+  World w = worldAfter("granular:spheres=64", 120);
+  const StepProblem& p = w.lastProblem();
+  ASSERT_GT(p.numContacts(), 10);
+  FadmmSolver solver;
+  StepSolution sol;
+  SolverSettings s;
+  s.max_iterations = 60;
+  s.tolerance = 0.0;
+  s.record_history = true;
+  s.adaptive_beta = true;
+  s.beta_scale = 100.0;  // far from balance: the penalty changes, K is refactored in the loop
+  const MatX A = denseA(p), J = denseJacobian(p);
+  const double initial = s.beta_scale * A.trace() / J.squaredNorm();
+  size_t history_capacity = 0;
+  int calls = 0;
+  s.on_iteration = [&](int l) {
+    if (l == 0) {
+      // From here on Eigen asserts if it allocates (EIGEN_RUNTIME_NO_MALLOC, assertions on).
+      Eigen::internal::set_is_malloc_allowed(false);
+      history_capacity = sol.stats.residual_history.capacity();
+    }
+    ++calls;
+  };
+  solver.solve(p, s, sol);
+  Eigen::internal::set_is_malloc_allowed(true);
+  EXPECT_EQ(calls, 60);
+  EXPECT_EQ(sol.stats.iterations, 60);
+  EXPECT_GE(history_capacity, 60u);
+  EXPECT_EQ(sol.stats.residual_history.capacity(), history_capacity);  // reserved, not regrown
+  EXPECT_NE(solver.beta(), initial) << "no refactorisation happened inside the loop";
+}
+
+}  // namespace
+}  // namespace subsim
