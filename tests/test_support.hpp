@@ -19,6 +19,13 @@ inline World makeWorld(const std::string& spec, int iterations, double tolerance
   return World(std::move(scene.model), ws);
 }
 
+/// A world stepped `steps` times with a fixed iteration count, for problems from mid-simulation.
+inline World worldAfter(const std::string& spec, int steps, int iterations = 60) {
+  World w = makeWorld(spec, iterations, 0.0);
+  for (int k = 0; k < steps; ++k) w.step();
+  return w;
+}
+
 /// Dense J (all rows x all DOF) of a problem.
 inline MatX denseJacobian(const StepProblem& p) {
   MatX J = MatX::Zero(p.numRows(), p.numDof());
@@ -38,6 +45,21 @@ inline MatX denseA(const StepProblem& p) {
     A.block(s.dof_offset, s.dof_offset, s.dof, s.dof) = p.A(i);
   }
   return A;
+}
+
+/// The reference solution [vhat; lambda] of an equality-only problem: the dense KKT system
+/// [A -J^T; J 0] [v; lambda] = [b; -e].
+inline VecX denseKktSolution(const StepProblem& p) {
+  const MatX A = denseA(p), J = denseJacobian(p);
+  const int n = p.numDof(), m = p.numRows();
+  MatX K = MatX::Zero(n + m, n + m);
+  K.topLeftCorner(n, n) = A;
+  K.topRightCorner(n, m) = -J.transpose();
+  K.bottomLeftCorner(m, n) = J;
+  VecX rhs(n + m);
+  rhs.head(n) = Eigen::Map<const VecX>(p.b.data(), n);
+  rhs.tail(m) = -Eigen::Map<const VecX>(p.e.data(), m);
+  return K.fullPivLu().solve(rhs);
 }
 
 }  // namespace subsim::test

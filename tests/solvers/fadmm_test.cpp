@@ -15,11 +15,7 @@ using test::denseA;
 using test::denseJacobian;
 using test::makeWorld;
 
-World worldAfter(const std::string& spec, int steps, int iterations = 60) {
-  World w = makeWorld(spec, iterations, 0.0);
-  for (int k = 0; k < steps; ++k) w.step();
-  return w;
-}
+using test::worldAfter;
 
 SolverSettings tightSettings() {
   SolverSettings s;
@@ -79,16 +75,8 @@ TEST(Fadmm, MatchesDirectKktSolveOnBilateralProblem) {
   const StepProblem& p = w.lastProblem();
   ASSERT_EQ(p.numContacts(), 0);
   ASSERT_GT(p.numConstraints(), 0);
-  const MatX A = denseA(p), J = denseJacobian(p);
   const int n = p.numDof(), m = p.numRows();
-  MatX K = MatX::Zero(n + m, n + m);
-  K.topLeftCorner(n, n) = A;
-  K.topRightCorner(n, m) = -J.transpose();
-  K.bottomLeftCorner(m, n) = J;
-  VecX rhs(n + m);
-  rhs.head(n) = Eigen::Map<const VecX>(p.b.data(), n);
-  rhs.tail(m) = -Eigen::Map<const VecX>(p.e.data(), m);
-  const VecX ref = K.fullPivLu().solve(rhs);
+  const VecX ref = test::denseKktSolution(p);
 
   FadmmSolver solver;
   SolverSettings s = tightSettings();

@@ -24,9 +24,7 @@ using test::denseJacobian;
 using test::makeWorld;
 
 World settledWorld(const std::string& spec, int steps, int iterations = 200) {
-  World w = makeWorld(spec, iterations, 0.0);
-  for (int k = 0; k < steps; ++k) w.step();
-  return w;
+  return test::worldAfter(spec, steps, iterations);
 }
 
 VecX bOf(const StepProblem& p) {
@@ -241,16 +239,8 @@ TEST(Pgs, MatchesDirectKktSolveOnBilateralProblem) {
   const StepProblem& p = w.lastProblem();
   ASSERT_EQ(p.numContacts(), 0);
   ASSERT_GT(p.numConstraints(), 0);
-  const MatX A = denseA(p), J = denseJacobian(p);
   const int n = p.numDof(), m = p.numRows();
-  MatX K = MatX::Zero(n + m, n + m);
-  K.topLeftCorner(n, n) = A;
-  K.topRightCorner(n, m) = -J.transpose();
-  K.bottomLeftCorner(m, n) = J;
-  VecX rhs(n + m);
-  rhs.head(n) = bOf(p);
-  rhs.tail(m) = -eOf(p);
-  const VecX ref = K.fullPivLu().solve(rhs);
+  const VecX ref = test::denseKktSolution(p);
   PgsSolver pgs;
   const StepSolution sol = solveWith(pgs, p, 200000, 1e-14);
   EXPECT_TRUE(sol.stats.converged) << "residual " << sol.stats.residual;

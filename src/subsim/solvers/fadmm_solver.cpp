@@ -218,11 +218,7 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
     }
   }
   sol.vhat = v_;
-  st.iterations = iterations;
-  st.residual = residual;
-  st.converged = settings.tolerance > 0.0 && residual < settings.tolerance;
-  st.solve_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  finishStats(st, iterations, residual, settings, t0);
 }
 
 }  // namespace subsim

@@ -58,11 +58,7 @@ void PgsCgSolver::solve(const StepProblem& p, const SolverSettings& settings, St
     if (beta > 0.0) w_.projectAll(lambda);
   }
   w_.velocity(lambda, sol.vhat.data());
-  st.iterations = iterations;
-  st.residual = residual;
-  st.converged = settings.tolerance > 0.0 && residual < settings.tolerance;
-  st.solve_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  finishStats(st, iterations, residual, settings, t0);
 }
 
 }  // namespace subsim

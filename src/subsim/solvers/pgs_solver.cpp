@@ -34,11 +34,7 @@ void PgsSolver::solve(const StepProblem& p, const SolverSettings& settings, Step
     }
   }
   w_.velocity(lambda, sol.vhat.data());
-  st.iterations = iterations;
-  st.residual = residual;
-  st.converged = settings.tolerance > 0.0 && residual < settings.tolerance;
-  st.solve_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  finishStats(st, iterations, residual, settings, t0);
 }
 
 }  // namespace subsim

@@ -57,11 +57,7 @@ void ProjectedJacobiSolver::solve(const StepProblem& p, const SolverSettings& se
   }
   if (cur != sol.lambda.data()) std::copy_n(cur, p.numRows(), sol.lambda.data());
   w_.velocity(sol.lambda.data(), sol.vhat.data());
-  st.iterations = iterations;
-  st.residual = residual;
-  st.converged = settings.tolerance > 0.0 && residual < settings.tolerance;
-  st.solve_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  finishStats(st, iterations, residual, settings, t0);
 }
 
 }  // namespace subsim

@@ -1,5 +1,6 @@
 #pragma once
 // The solve stage: every solver reads a StepProblem and writes a StepSolution.
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -37,6 +38,18 @@ struct SolverSettings {
   /// not allocate if the no-allocation guarantee is to hold).
   std::function<void(int)> on_iteration;
 };
+
+/// Closes a solve's statistics the same way for every solver: iterations performed, final residual,
+/// convergence against the tolerance (never with tolerance 0) and wall time since `start`.
+inline void finishStats(SolveStats& stats, int iterations, double residual,
+                        const SolverSettings& settings,
+                        std::chrono::steady_clock::time_point start) {
+  stats.iterations = iterations;
+  stats.residual = residual;
+  stats.converged = settings.tolerance > 0.0 && residual < settings.tolerance;
+  stats.solve_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
 
 class Solver {
  public:
