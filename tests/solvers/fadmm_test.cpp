@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "solvers/no_allocation.hpp"
 #include "subsim/solvers/fadmm_solver.hpp"
 #include "subsim/solvers/subadmm_solver.hpp"
 #include "test_support.hpp"
@@ -139,31 +140,13 @@ TEST(Fadmm, IterationLoopDoesNotAllocate) {
   const StepProblem& p = w.lastProblem();
   ASSERT_GT(p.numContacts(), 10);
   FadmmSolver solver;
-  StepSolution sol;
   SolverSettings s;
   s.max_iterations = 60;
-  s.tolerance = 0.0;
-  s.record_history = true;
   s.adaptive_beta = true;
   s.beta_scale = 100.0;  // far from balance: the penalty changes, K is refactored in the loop
   const MatX A = denseA(p), J = denseJacobian(p);
   const double initial = s.beta_scale * A.trace() / J.squaredNorm();
-  size_t history_capacity = 0;
-  int calls = 0;
-  s.on_iteration = [&](int l) {
-    if (l == 0) {
-      // From here on Eigen asserts if it allocates (EIGEN_RUNTIME_NO_MALLOC, assertions on).
-      Eigen::internal::set_is_malloc_allowed(false);
-      history_capacity = sol.stats.residual_history.capacity();
-    }
-    ++calls;
-  };
-  solver.solve(p, s, sol);
-  Eigen::internal::set_is_malloc_allowed(true);
-  EXPECT_EQ(calls, 60);
-  EXPECT_EQ(sol.stats.iterations, 60);
-  EXPECT_GE(history_capacity, 60u);
-  EXPECT_EQ(sol.stats.residual_history.capacity(), history_capacity);  // reserved, not regrown
+  test::expectIterationsDoNotAllocate(solver, p, s);
   EXPECT_NE(solver.beta(), initial) << "no refactorisation happened inside the loop";
 }
 

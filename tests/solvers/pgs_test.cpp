@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "solvers/no_allocation.hpp"
 #include "subsim/metrics/step_metrics.hpp"
 #include "subsim/solvers/delassus_operator.hpp"
 #include "subsim/solvers/pgs_cg_solver.hpp"
@@ -316,47 +317,24 @@ TEST(Pgs, ResidualHistoryIsRecorded) {
   EXPECT_LT(sol.stats.residual_history.back(), sol.stats.residual_history.front());
 }
 
-template <class S>
-void expectIterationsDoNotAllocate(const char* label) {
+template <typename S>
+void expectIterationsDoNotAllocate() {
   World w = settledWorld("granular:spheres=64", 120, 60);
-  const StepProblem& p = w.lastProblem();
-  ASSERT_GT(p.numContacts(), 10);
+  ASSERT_GT(w.lastProblem().numContacts(), 10);
   S solver;
-  StepSolution sol;
   SolverSettings s;
   s.max_iterations = 30;
-  s.tolerance = 0.0;
-  s.record_history = true;
   s.threads = 2;
-  solver.solve(p, s, sol);  // warm up the workspace
-  std::size_t capacity_first = 0;
-  const double* lambda_first = nullptr;
-  s.on_iteration = [&](int l) {
-    if (l != 0) return;
-    // From here Eigen asserts on any allocation (RelWithAssert build).
-    Eigen::internal::set_is_malloc_allowed(false);
-    capacity_first = sol.stats.residual_history.capacity();
-    lambda_first = sol.lambda.data();
-  };
-  solver.solve(p, s, sol);
-  Eigen::internal::set_is_malloc_allowed(true);
-  EXPECT_GE(capacity_first, 30u) << label;
-  EXPECT_EQ(sol.stats.residual_history.capacity(), capacity_first) << label;
-  EXPECT_EQ(sol.lambda.data(), lambda_first) << label;
-  EXPECT_EQ(sol.stats.iterations, 30) << label;
-  EXPECT_EQ(sol.stats.residual_history.size(), 30u) << label;
+  test::expectIterationsDoNotAllocate(solver, w.lastProblem(), s);
 }
-
 TEST(Pgs, IterationLoopDoesNotAllocate) {
-  expectIterationsDoNotAllocate<PgsSolver>("pgs");
+  expectIterationsDoNotAllocate<PgsSolver>();
 }
-
 TEST(PgsCg, IterationLoopDoesNotAllocate) {
-  expectIterationsDoNotAllocate<PgsCgSolver>("pgs-cg");
+  expectIterationsDoNotAllocate<PgsCgSolver>();
 }
-
 TEST(Pj, IterationLoopDoesNotAllocate) {
-  expectIterationsDoNotAllocate<ProjectedJacobiSolver>("pj");
+  expectIterationsDoNotAllocate<ProjectedJacobiSolver>();
 }
 
 }  // namespace

@@ -136,10 +136,7 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   factorize(beta_);
 
   SolveStats& st = sol.stats;
-  st = SolveStats();
-  st.residual_name = "primal+dual (42), max-norm";
-  if (settings.record_history) st.residual_history.reserve(settings.max_iterations);
-  const int max_it = std::max(settings.max_iterations, 0);
+  const int max_it = beginStats(st, "primal+dual (42), max-norm", settings);
   const double alpha = settings.relaxation;
   double* lambda = sol.lambda.data();
 

@@ -13,10 +13,7 @@ void PgsCgSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   if (sol.lambda.size() != nr) sol.lambda.setZero(nr);
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
   SolveStats& st = sol.stats;
-  st = SolveStats();
-  st.residual_name = "max |D dlambda| (m/s)";
-  const int max_it = std::max(settings.max_iterations, 0);
-  if (settings.record_history) st.residual_history.reserve(max_it);
+  const int max_it = beginStats(st, "max |D dlambda| (m/s)", settings);
   double* lambda = sol.lambda.data();
   w_.projectAll(lambda);
   previous_.resize(nr);

@@ -12,10 +12,7 @@ void PgsSolver::solve(const StepProblem& p, const SolverSettings& settings, Step
   if (sol.lambda.size() != p.numRows()) sol.lambda.setZero(p.numRows());
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
   SolveStats& st = sol.stats;
-  st = SolveStats();
-  st.residual_name = "max |D dlambda| (m/s)";
-  const int max_it = std::max(settings.max_iterations, 0);
-  if (settings.record_history) st.residual_history.reserve(max_it);
+  const int max_it = beginStats(st, "max |D dlambda| (m/s)", settings);
   double* lambda = sol.lambda.data();
   w_.projectAll(lambda);
 

@@ -1,5 +1,6 @@
 #pragma once
 // The solve stage: every solver reads a StepProblem and writes a StepSolution.
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -38,6 +39,18 @@ struct SolverSettings {
   /// not allocate if the no-allocation guarantee is to hold).
   std::function<void(int)> on_iteration;
 };
+
+/// Opens a solve's statistics the same way for every solver: reset, name the stopping residual and
+/// reserve the history (so recording it does not allocate inside the iterations).  Returns the
+/// iteration cap (>= 0).
+inline int beginStats(SolveStats& stats, const char* residual_name,
+                      const SolverSettings& settings) {
+  stats = SolveStats();
+  stats.residual_name = residual_name;
+  const int max_iterations = std::max(settings.max_iterations, 0);
+  if (settings.record_history) stats.residual_history.reserve(max_iterations);
+  return max_iterations;
+}
 
 /// Closes a solve's statistics the same way for every solver: iterations performed, final residual,
 /// convergence against the tolerance (never with tolerance 0) and wall time since `start`.

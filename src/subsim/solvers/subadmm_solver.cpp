@@ -239,11 +239,8 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
   if (cold_vhat) sol.vhat.resize(p.numDof());
   if (sol.lambda.size() != p.numRows()) sol.lambda.setZero(p.numRows());
   SolveStats& st = sol.stats;
-  st = SolveStats();
   const bool use_theta = settings.subadmm_residual == SolverSettings::SubadmmResidual::IcraTheta;
-  st.residual_name = use_theta ? "theta (22)" : "primal+dual (42)";
-  if (settings.record_history) st.residual_history.reserve(settings.max_iterations);
-  const int max_it = std::max(settings.max_iterations, 0);
+  const int max_it = beginStats(st, use_theta ? "theta (22)" : "primal+dual (42)", settings);
   const bool adaptive = settings.adaptive_beta;
   const int threads = settings.threads > 0 ? settings.threads : omp_get_max_threads();
   double* vhat = sol.vhat.data();
