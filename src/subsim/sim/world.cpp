@@ -177,6 +177,8 @@ StepReport World::step() {
   assembler_.assemble(model_, partition_, state_, forces_, contacts_, h, problem_);
   assert(problem_.check().empty());
   warmStart();
+  warm_start_.vhat = solution_.vhat;
+  warm_start_.lambda = solution_.lambda;
 
   // 3. solve
   const auto t_solve = Clock::now();

@@ -77,6 +77,9 @@ class World {
   /// The last step's problem (as solved), solution and contacts, for metrics and recording.
   const StepProblem& lastProblem() const { return problem_; }
   const StepSolution& lastSolution() const { return solution_; }
+  /// The warm start the solver was given in the last step (vhat guess and lambda by key), so that
+  /// a recorded problem can be re-solved from exactly the same input.
+  const StepSolution& lastWarmStart() const { return warm_start_; }
   const std::vector<AssembledContact>& lastContacts() const {
     return assembler_.assembledContacts();
   }
@@ -107,6 +110,7 @@ class World {
   Assembler assembler_;
   StepProblem problem_;
   StepSolution solution_;
+  StepSolution warm_start_;
   std::vector<std::pair<std::uint64_t, int>> previous_keys_;  // sorted (key, row offset)
   VecX previous_lambda_;
   bool diverged_ = false;

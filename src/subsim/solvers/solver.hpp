@@ -78,5 +78,8 @@ class Solver {
 std::vector<std::string> solverNames();
 /// Creates a solver by name; throws std::invalid_argument listing the known names otherwise.
 std::unique_ptr<Solver> makeSolver(std::string_view name);
+/// True for the Newton-type solvers (one linear solve of the full system per iteration), which the
+/// papers' tables give a tenth of the iterations of the first-order ones.
+bool isNewtonTypeSolver(std::string_view name);
 
 }  // namespace subsim

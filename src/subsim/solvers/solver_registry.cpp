@@ -13,6 +13,10 @@ std::vector<std::string> solverNames() {
   return {"subadmm", "fadmm", "pgs", "pgs-cg", "pj"};
 }
 
+bool isNewtonTypeSolver(std::string_view name) {
+  return name == "nnewton" || name == "canal" || name == "ssn" || name == "tr-dogleg";
+}
+
 std::unique_ptr<Solver> makeSolver(std::string_view name) {
   if (name == "subadmm") return std::make_unique<SubadmmSolver>();
   if (name == "fadmm") return std::make_unique<FadmmSolver>();
