@@ -2,6 +2,7 @@
 // Subcommands of the `subsim` command line.  Exit codes: 0 done, 2 bad input, 3 diverged.
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace subsim::cli {
 
@@ -24,7 +25,28 @@ struct RunOptions {
   bool json = false;
 };
 
+/// `subsim bench` (README.md, "Comparing solvers: subsim bench").  Lists arrive as the user typed
+/// them ("30,60,90") so that runBench can name the option in its error messages.
+struct BenchOptions {
+  std::vector<std::string> scenes;
+  std::optional<std::string> solvers;     // default: every solverNames()
+  std::optional<std::string> iterations;  // default "30,60,90"; --convergence: one value, 100
+  std::optional<int> steps;               // default: each scene's
+  int threads = 1;
+  std::optional<double> penetration_limit;  // default: World's, half the smallest dynamic shape
+  std::string format = "markdown";          // markdown | csv | json
+  bool problems = false;
+  std::string reference_solver = "subadmm";
+  int reference_iterations = 100;
+  std::string output;  // table: FILE instead of stdout; --convergence: PREFIX ("convergence")
+  bool convergence = false;
+  std::optional<int> step;               // --convergence: default the middle of the run
+  std::optional<int> newton_iterations;  // --convergence: default iterations / 10
+  bool no_plot = false;                  // --convergence: the CSV only
+};
+
 int runScenarios();
 int runSimulation(const RunOptions& options);
+int runBench(const BenchOptions& options);
 
 }  // namespace subsim::cli

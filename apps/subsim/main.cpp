@@ -1,6 +1,8 @@
 // subsim: the command line.  `subsim scenarios` lists the built-in scenes; `subsim run SCENE`
-// simulates one (see README.md).
+// simulates one; `subsim bench SCENE...` compares solvers (see README.md).
 #include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 
 #include "commands.hpp"
@@ -45,6 +47,68 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--record", run.record, "write poses, contacts and statistics to FILE.h5");
   run_cmd->add_flag("--json", run.json, "print one JSON object with the run's figures on stdout");
 
+  BenchOptions bench;
+  CLI::App* bench_cmd = app.add_subcommand(
+      "bench",
+      "compare solvers: a table of scenes x solvers x iteration counts (AT ms, AA), or with "
+      "--convergence one step's residual per iteration");
+  bench_cmd->add_option("scenes", bench.scenes, "scene files or built-in scenes with parameters")
+      ->required();
+  bench_cmd->add_option("--solvers", bench.solvers,
+                        "comma-separated solver names (default: every solver)");
+  bench_cmd->add_option("--iterations", bench.iterations,
+                        "comma-separated iteration counts (default 30,60,90; Newton-type solvers "
+                        "run a tenth); --convergence: one count (default 100)");
+  bench_cmd->add_option("--steps", bench.steps, "steps per run (default: each scene's)")
+      ->check(CLI::Range(1, 100000000));
+  bench_cmd->add_option("--threads", bench.threads, "OpenMP threads for the solvers")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  bench_cmd
+      ->add_option("--penetration-limit", bench.penetration_limit,
+                   "a run fails above this penetration in m (default: half the smallest "
+                   "dynamic shape)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            // CLI::PositiveNumber would print its range as a 300-digit number.
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !std::isfinite(v) || v <= 0.0)
+              return "expected a positive length in metres (e.g. 0.005), got '" + text + "'";
+            return {};
+          },
+          "METRES"));
+  bench_cmd->add_option("--format", bench.format, "table format")
+      ->check(CLI::IsMember({"markdown", "csv", "json"}))
+      ->capture_default_str();
+  bench_cmd->add_flag("--problems", bench.problems,
+                      "record each step's problem once (reference solver), then time every "
+                      "solver on the identical problems");
+  bench_cmd
+      ->add_option("--reference-solver", bench.reference_solver,
+                   "solver of the run that records the problems (--problems, --convergence)")
+      ->capture_default_str();
+  bench_cmd->add_option("--reference-iterations", bench.reference_iterations, "its iteration count")
+      ->check(CLI::Range(1, 100000000))
+      ->capture_default_str();
+  bench_cmd->add_option("--output", bench.output,
+                        "write the table to FILE instead of stdout; --convergence: the prefix "
+                        "of PREFIX.csv and PREFIX.png (default convergence)");
+  bench_cmd->add_flag("--convergence", bench.convergence,
+                      "single-step convergence study: residual and time per iteration, per "
+                      "solver, as CSV and PNG");
+  bench_cmd
+      ->add_option("--step", bench.step,
+                   "--convergence: the step whose problem is studied (default: the middle "
+                   "of the run)")
+      ->check(CLI::Range(1, 100000000));
+  bench_cmd
+      ->add_option("--newton-iterations", bench.newton_iterations,
+                   "--convergence: iterations of Newton-type solvers (default: --iterations / 10)")
+      ->check(CLI::Range(1, 100000000));
+  bench_cmd->add_flag("--no-plot", bench.no_plot,
+                      "--convergence: write only PREFIX.csv (no python3/matplotlib needed)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -56,5 +120,6 @@ int main(int argc, char** argv) {
     return kExitBadInput;
   }
   if (app.got_subcommand("scenarios")) return runScenarios();
+  if (app.got_subcommand("bench")) return runBench(bench);
   return runSimulation(run);
 }

@@ -1,6 +1,5 @@
 #include "subsim/solvers/fadmm_solver.hpp"
 
-#include <Eigen/OrderingMethods>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -17,121 +16,47 @@ constexpr double kGamma = 5.0;
 constexpr double kMaxFactor = 10.0;
 }  // namespace
 
-void FadmmSolver::assemble(const StepProblem& p) {
-  const int n = p.numDof();
-  const int m = p.numRows();
-  // A: block diagonal; every entry of every block is stored (also zeros), so the pattern depends
-  // on the problem's structure only.
-  triplets_.clear();
-  for (int i = 0; i < p.numSubsystems(); ++i) {
-    const Subsystem& s = p.subsystems[i];
-    const auto Ai = p.A(i);
-    for (int col = 0; col < s.dof; ++col)
-      for (int row = 0; row < s.dof; ++row)
-        triplets_.emplace_back(s.dof_offset + row, s.dof_offset + col, Ai(row, col));
-  }
-  A_.resize(n, n);
-  A_.setFromTriplets(triplets_.begin(), triplets_.end());
-  triplets_.clear();
-  for (const Constraint& c : p.constraints)
-    for (int q = 0; q < c.num_attachments; ++q) {
-      const Attachment& a = p.attachments[c.first_attachment + q];
-      const auto Jij = p.J(a);
-      const int col0 = p.subsystems[a.subsystem].dof_offset;
-      for (int r = 0; r < a.rows; ++r)
-        for (int k = 0; k < a.dof; ++k)
-          triplets_.emplace_back(c.row_offset + r, col0 + k, Jij(r, k));
-    }
-  J_.resize(m, n);
-  J_.setFromTriplets(triplets_.begin(), triplets_.end());
-  G_ = SpMat(J_.transpose()) * J_;
-  K_full_ = A_ + G_;
-  K_full_.makeCompressed();
-
-  const int* outer = K_full_.outerIndexPtr();
-  const int* inner = K_full_.innerIndexPtr();
-  const bool same_pattern = analyzed_ && static_cast<int>(pattern_outer_.size()) == n + 1 &&
-                            std::equal(outer, outer + n + 1, pattern_outer_.begin()) &&
-                            static_cast<int>(pattern_inner_.size()) == K_full_.nonZeros() &&
-                            std::equal(inner, inner + K_full_.nonZeros(), pattern_inner_.begin());
-  if (!same_pattern) {
-    // Fill-reducing ordering and symbolic analysis: only when K's pattern changes.
-    Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> pinv;
-    Eigen::AMDOrdering<int>()(K_full_, pinv);
-    const Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> P = pinv.inverse();
-    perm_.assign(P.indices().data(), P.indices().data() + n);
-    perm_inv_.resize(n);
-    for (int i = 0; i < n; ++i) perm_inv_[perm_[i]] = i;
-    K_.resize(n, n);
-    K_.selfadjointView<Eigen::Upper>() = K_full_.selfadjointView<Eigen::Upper>().twistedBy(P);
-    K_.makeCompressed();
-    ldlt_.analyzePattern(K_);
-    pattern_outer_.assign(outer, outer + n + 1);
-    pattern_inner_.assign(inner, inner + K_full_.nonZeros());
-    analyzed_ = true;
-    ++analyses_;
-  }
-  // A and J^T J on K_'s (permuted, upper) pattern.
-  a_values_.resize(K_.nonZeros());
-  g_values_.resize(K_.nonZeros());
-  for (int col = 0; col < n; ++col)
-    for (int k = K_.outerIndexPtr()[col]; k < K_.outerIndexPtr()[col + 1]; ++k) {
-      const int i = perm_inv_[K_.innerIndexPtr()[k]];
-      const int j = perm_inv_[col];
-      a_values_[k] = A_.coeff(i, j);
-      g_values_[k] = G_.coeff(i, j);
-    }
-
-  v_.resize(n);
-  rhs_.resize(n);
-  rhs_perm_.resize(n);
-  v_perm_.resize(n);
-  av_.resize(n);
-  x_.resize(m);
-  z_.resize(m);
-  w_.resize(m);
-  jtl_.resize(n);
-}
-
 void FadmmSolver::factorize(double beta) {
-  double* values = K_.valuePtr();
-  for (size_t k = 0; k < a_values_.size(); ++k) values[k] = a_values_[k] + beta * g_values_[k];
-  ldlt_.factorizeUpper(K_);
-  eigen_assert(ldlt_.info() == Eigen::Success);
-}
-
-void FadmmSolver::solveK(const VecX& rhs, VecX& x) {
-  const int n = static_cast<int>(rhs.size());
-  for (int i = 0; i < n; ++i) rhs_perm_[perm_[i]] = rhs[i];
-  ldlt_.solveInto(rhs_perm_, v_perm_);
-  for (int i = 0; i < n; ++i) x[i] = v_perm_[perm_[i]];
+  system_.fillPenalty(beta);
+  const bool ok = system_.factorizeSymmetric();
+  eigen_assert(ok);
+  static_cast<void>(ok);
 }
 
 void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
   const int n = p.numDof();
   const int m = p.numRows();
-  assemble(p);
+  system_.assemble(p);
+  const SparseNewtonSystem::SpMat& A = system_.A();
+  const SparseNewtonSystem::SpMat& J = system_.J();
+  v_.resize(n);
+  rhs_.resize(n);
+  av_.resize(n);
+  jtl_.resize(n);
+  x_.resize(m);
+  z_.resize(m);
+  w_.resize(m);
   const Eigen::Map<const VecX> b(p.b.data(), n);
 
   // Penalty rule (23) on the whole system: beta = Tr(A) / Tr(J^T J), times beta_scale.
   double trace_a = 0.0;
   for (int i = 0; i < p.numSubsystems(); ++i) trace_a += p.A(i).trace();
   // (Eigen's sparse reductions assert on a matrix with no rows: no constraints, no J.)
-  const double trace_jtj = m > 0 ? J_.squaredNorm() : 0.0;
+  const double trace_jtj = m > 0 ? J.squaredNorm() : 0.0;
   beta_ = settings.beta_scale * (trace_jtj > 0.0 ? trace_a / trace_jtj : 1.0);
 
   // Warm start: lambda when it fits; z = J vhat_guess when the guess fits, else z = J A^{-1} b
   // (K with beta = 0 is A, on the same pattern).
   if (sol.lambda.size() != m) sol.lambda.setZero(m);
   if (sol.vhat.size() == n) {
-    z_.noalias() = J_ * sol.vhat;
+    z_.noalias() = J * sol.vhat;
   } else {
     sol.vhat.resize(n);
     factorize(0.0);
-    solveK(b, v_);
+    system_.solveSymmetric(b, v_);
     sol.vhat = v_;
-    z_.noalias() = J_ * v_;
+    z_.noalias() = J * v_;
   }
   factorize(beta_);
 
@@ -151,12 +76,12 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
 
     // v-step: (A + beta J^T J) vhat = b + J^T (beta z - u), u = -lambda.
     w_ = beta_ * z_ + sol.lambda;
-    rhs_.noalias() = J_.transpose() * w_;
+    rhs_.noalias() = J.transpose() * w_;
     rhs_ += b;
-    solveK(rhs_, v_);
+    system_.solveSymmetric(rhs_, v_);
 
     // z-step, per constraint in closed form with the single beta.
-    x_.noalias() = J_ * v_;
+    x_.noalias() = J * v_;
     const double inv_beta = 1.0 / beta_;
     double theta_p = 0.0;
     for (const Constraint& c : p.constraints) {
@@ -178,8 +103,8 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
 
     if (measure) {
       // Dual residual A vhat - b - J^T lambda.
-      av_.noalias() = A_ * v_;
-      jtl_.noalias() = J_.transpose() * sol.lambda;
+      av_.noalias() = A * v_;
+      jtl_.noalias() = J.transpose() * sol.lambda;
       double theta_d = 0.0;
       for (int i = 0; i < n; ++i) theta_d = std::max(theta_d, std::abs(av_[i] - b[i] - jtl_[i]));
       residual = theta_p + theta_d;

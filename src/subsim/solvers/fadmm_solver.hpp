@@ -35,19 +35,15 @@
 // theta_d = ||A vhat - b - J^T lambda||_inf (N s).  Tolerance 0 runs exactly max_iterations.
 // Warm start: lambda from the solution passed in when its size fits; z = J vhat_guess when the
 // vhat guess fits, else z = J A^{-1} b (the unconstrained motion).
-// Storage: A, J, J^T J and K are Eigen sparse matrices kept between solves; K's fill-reducing
-// ordering (AMD) and symbolic analysis are redone only when K's sparsity pattern changes.  The
-// ordering is applied here, not inside Eigen, so the factorisation reads K in place: the iteration
+// Storage: SparseNewtonSystem (A, J, J^T J and K kept between solves; K's fill-reducing ordering
+// and symbolic analysis redone only when K's sparsity pattern changes; the factorisation reads K
+// in place), shared with CANAL's Newton matrix, so the iteration
 // loop (including refactorisations after a beta change) performs no heap allocation, as long as
 // numDof() * 8 bytes stays under EIGEN_STACK_ALLOCATION_LIMIT (128 KB, 16384 DOF), above which
 // Eigen's numeric factorisation takes its scratch from the heap.
 // Single-threaded (SolverSettings::threads is not used).
-#include <vector>
-
-#include <Eigen/SparseCholesky>
-#include <Eigen/SparseCore>
-
 #include "subsim/solvers/solver.hpp"
+#include "subsim/solvers/sparse_newton_system.hpp"
 
 namespace subsim {
 
@@ -60,34 +56,15 @@ class FadmmSolver final : public Solver {
   /// The penalty at the end of the last solve.
   double beta() const { return beta_; }
   /// How many times the ordering and symbolic analysis of K were computed (pattern changes).
-  int analyses() const { return analyses_; }
+  int analyses() const { return system_.analyses(); }
 
  private:
-  using SpMat = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
-  // LDL^T of an already permuted upper triangle, factored in place (Eigen's factorize() copies
-  // its input into a temporary sparse matrix, which allocates).
-  class Ldlt : public Eigen::SimplicialLDLT<SpMat, Eigen::Upper, Eigen::NaturalOrdering<int>> {
-   public:
-    void factorizeUpper(const SpMat& upper) { this->template factorize_preordered<true>(upper); }
-    void solveInto(const VecX& rhs, VecX& x) const { this->_solve_impl(rhs, x); }
-  };
-
-  void assemble(const StepProblem& problem);
   void factorize(double beta);
-  void solveK(const VecX& rhs, VecX& x);
 
-  std::vector<Eigen::Triplet<double, int>> triplets_;
-  SpMat A_, J_, G_, K_full_;  // G = J^T J, K_full = A + J^T J (the pattern of K)
-  SpMat K_;                   // upper triangle of P K P^T, values A + beta G
-  std::vector<int> pattern_outer_, pattern_inner_;  // K_full's pattern at the last analysis
-  std::vector<int> perm_, perm_inv_;                // new index of each DOF and its inverse
-  std::vector<double> a_values_, g_values_;         // A and G on K_'s pattern
-  Ldlt ldlt_;
-  bool analyzed_ = false;
-  int analyses_ = 0;
+  SparseNewtonSystem system_;  // A, J and K = A + beta J^T J
   double beta_ = 1.0;
-  // Per-solve vectors, sized in assemble().
-  VecX v_, rhs_, rhs_perm_, v_perm_, x_, z_, w_, av_, jtl_;
+  // Per-solve vectors, sized at the start of solve().
+  VecX v_, rhs_, x_, z_, w_, av_, jtl_;
 };
 
 }  // namespace subsim

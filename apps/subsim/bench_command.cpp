@@ -1,0 +1,689 @@
+// `subsim bench`: the solver comparison matrix (scenes x solvers x iteration levels) and the
+// single-step convergence study (README.md, "Comparing solvers: subsim bench").
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <sstream>
+
+#include "bench_table.hpp"
+#include "commands.hpp"
+#include "subsim/io/scene_file.hpp"
+#include "subsim/metrics/step_metrics.hpp"
+#include "subsim/problem/problem_hash.hpp"
+#include "subsim/scenarios/scenario.hpp"
+#include "subsim/sim/world.hpp"
+
+namespace subsim::cli {
+
+namespace {
+
+using bench::Cell;
+using bench::Report;
+using bench::SceneInfo;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kJudgeResidualName = "constraint (AL sec. 6)";
+
+double msBetween(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+std::string trim(const std::string& s) {
+  const size_t a = s.find_first_not_of(" \t");
+  if (a == std::string::npos) return {};
+  return s.substr(a, s.find_last_not_of(" \t") - a + 1);
+}
+
+std::vector<std::string> splitCommas(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) items.push_back(trim(item));
+  if (!text.empty() && text.back() == ',') items.emplace_back();  // getline drops a trailing one
+  return items;
+}
+
+bool badInput(const std::string& message) {
+  std::cerr << "subsim: " << message << "\n";
+  return false;
+}
+
+/// Positive integers separated by commas, each once; prints what was expected otherwise.
+bool parseIterationList(const std::string& text, std::vector<int>& out) {
+  const std::string expected =
+      "--iterations: expected a comma-separated list of positive integers (e.g. 30,60,90), got '" +
+      text + "'";
+  out.clear();
+  for (const std::string& item : splitCommas(text)) {
+    int value = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || value <= 0)
+      return badInput(expected);
+    if (std::find(out.begin(), out.end(), value) != out.end())
+      return badInput("--iterations: " + std::to_string(value) + " is listed twice in '" + text +
+                      "'");
+    out.push_back(value);
+  }
+  if (out.empty()) return badInput(expected);
+  return true;
+}
+
+std::string knownSolvers() {
+  std::string known;
+  for (const std::string& n : solverNames()) known += (known.empty() ? "" : ", ") + n;
+  return known;
+}
+
+bool isKnownSolver(const std::string& name) {
+  const std::vector<std::string> names = solverNames();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+bool parseSolverList(const std::optional<std::string>& text, std::vector<std::string>& out) {
+  if (!text) {
+    out = solverNames();
+    return true;
+  }
+  out.clear();
+  for (const std::string& item : splitCommas(*text)) {
+    if (item.empty())
+      return badInput("--solvers: expected a comma-separated list of solver names (known: " +
+                      knownSolvers() + "), got '" + *text + "'");
+    if (!isKnownSolver(item))
+      return badInput("--solvers: unknown solver '" + item + "' (known: " + knownSolvers() + ")");
+    if (std::find(out.begin(), out.end(), item) != out.end())
+      return badInput("--solvers: '" + item + "' is listed twice");
+    out.push_back(item);
+  }
+  if (out.empty())
+    return badInput("--solvers: expected a comma-separated list of solver names (known: " +
+                    knownSolvers() + "), got '" + *text + "'");
+  return true;
+}
+
+struct LoadedScene {
+  std::string spec;
+  Model model;
+  int default_steps = 0;
+};
+
+// Same rule as `subsim run`: a path-like argument is a scene file, anything else a built-in scene.
+bool looksLikeFile(const std::string& scene) {
+  const std::filesystem::path p(scene);
+  const std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml" || ext == ".json" || std::filesystem::exists(p);
+}
+
+bool loadScene(const std::string& spec, LoadedScene& out) {
+  out.spec = spec;
+  try {
+    if (looksLikeFile(spec)) {
+      SceneFile file = loadSceneFile(spec);
+      out.model = std::move(file.model);
+      out.default_steps = file.steps > 0 ? file.steps : 300;
+    } else {
+      BuiltScene built = buildScenario(spec);
+      out.model = std::move(built.model);
+      out.default_steps = built.default_steps;
+    }
+    out.model.validate();
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "subsim: " << spec << ": " << e.what() << "\n";
+    return false;
+  }
+}
+
+/// World's own default (world.cpp), computed here so that the table can state the limit and the
+/// bench can tell a penetration failure from other divergence by value, not by message text.
+double defaultPenetrationLimit(const Model& model) {
+  double smallest = std::numeric_limits<double>::infinity();
+  for (const BodyShape& s : model.shapes)
+    if (model.bodies[s.body].kind == BodyKind::Dynamic)
+      smallest = std::min(smallest, s.shape.smallestSize());
+  return 0.5 * smallest;
+}
+
+WorldSettings worldSettings(const std::string& solver, int iterations, int threads,
+                            double penetration_limit) {
+  WorldSettings ws;
+  ws.solver = solver;
+  ws.solver_settings.max_iterations = iterations;
+  ws.solver_settings.tolerance = 0.0;  // equal work per cell: exactly the iteration count
+  ws.solver_settings.threads = threads;
+  // Handed over explicitly so the World and the bench judge against the very same number.
+  ws.penetration_limit = std::isfinite(penetration_limit) ? penetration_limit : 0.0;
+  return ws;
+}
+
+/// Opens an output file before the (long) runs so an unwritable path fails at once.
+bool openOutput(const std::string& option, const std::string& path, std::ofstream& out) {
+  out.open(path, std::ios::binary | std::ios::trunc);
+  if (!out) return badInput(option + ": cannot write '" + path + "': " + std::strerror(errno));
+  return true;
+}
+
+std::string hex64(std::uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+/// Order-dependent combination of the per-step input hashes of one cell.
+std::uint64_t combineHash(std::uint64_t seed, std::uint64_t value) {
+  for (int i = 0; i < 8; ++i) {
+    seed ^= (value >> (8 * i)) & 0xffu;
+    seed *= 0x100000001b3ull;
+  }
+  return seed;
+}
+constexpr std::uint64_t kHashSeed = 0xcbf29ce484222325ull;
+
+std::string millimetres(double metres) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g mm", metres * 1e3);
+  return buf;
+}
+
+void fail(Cell& cell, int step, const std::string& mark, const std::string& reason) {
+  cell.failed = true;
+  cell.failure_mark = mark;
+  cell.failure_reason = "step " + std::to_string(step) + ": " + reason;
+}
+
+/// Sums for the cell averages.
+struct Averages {
+  double at = 0.0, aa = 0.0, fb = 0.0;
+  int n = 0, n_aa = 0, n_fb = 0;
+
+  void add(double solve_ms, const StepMetrics& m) {
+    at += solve_ms;
+    ++n;
+    // Steps without constraints have nothing to judge (accuracyOf would report a perfect 16).
+    if (m.constraints > 0) {
+      aa += accuracyOf(m.constraint_residual);
+      ++n_aa;
+    }
+    if (m.contacts > 0) {
+      fb += accuracyOf(m.contact_fb_residual);
+      ++n_fb;
+    }
+  }
+  void into(Cell& c) const {
+    c.steps_done = n;
+    if (n > 0) c.at_ms = at / n;
+    if (n_aa > 0) c.aa = aa / n_aa;
+    if (n_fb > 0) c.aa_fb = fb / n_fb;
+  }
+};
+
+bool finiteMetrics(const StepMetrics& m) {
+  return std::isfinite(m.constraint_residual) && std::isfinite(m.contact_fb_residual);
+}
+
+/// Progress on stderr, only for a person watching a terminal.
+void progress(const std::string& text) {
+  static const bool tty = isatty(STDERR_FILENO) != 0;
+  if (tty) std::cerr << "\rbench: " << text << "\033[K" << std::flush;
+}
+void progressDone() {
+  static const bool tty = isatty(STDERR_FILENO) != 0;
+  if (tty) std::cerr << "\r\033[K" << std::flush;
+}
+
+Cell runSceneCell(const LoadedScene& scene, int steps, double limit, const std::string& solver,
+                  int level, int threads) {
+  Cell cell;
+  cell.scene = scene.spec;
+  cell.solver = solver;
+  cell.level = level;
+  cell.iterations = bench::iterationsAtLevel(solver, level);
+  cell.steps = steps;
+  World world(scene.model, worldSettings(solver, cell.iterations, threads, limit));
+  Averages avg;
+  for (int k = 1; k <= steps; ++k) {
+    StepReport r;
+    try {
+      r = world.step();
+    } catch (const std::exception& e) {
+      fail(cell, k, "diverged", std::string("the step threw: ") + e.what());
+      break;
+    }
+    if (r.max_penetration > limit) {
+      fail(cell, k, "pen " + millimetres(r.max_penetration),
+           "penetration " + millimetres(r.max_penetration) + " exceeds the limit " +
+               millimetres(limit));
+      break;
+    }
+    if (r.diverged) {
+      fail(cell, k, "diverged", r.divergence);
+      break;
+    }
+    const StepMetrics m = evaluateStep(world.lastProblem(), world.lastSolution());
+    if (!finiteMetrics(m)) {
+      fail(cell, k, "diverged", "non-finite residual");
+      break;
+    }
+    avg.add(r.solver_ms, m);
+  }
+  avg.into(cell);
+  return cell;
+}
+
+struct RecordedRun {
+  std::vector<StepProblem> problems;
+  std::vector<StepSolution> warm_starts;
+  std::string note;  // why it ended early
+};
+
+RecordedRun recordProblems(const LoadedScene& scene, int steps, double limit,
+                           const std::string& solver, int iterations, int threads) {
+  RecordedRun run;
+  World world(scene.model, worldSettings(solver, iterations, threads, limit));
+  for (int k = 1; k <= steps; ++k) {
+    progress(scene.spec + ": recording step " + std::to_string(k) + "/" + std::to_string(steps));
+    StepReport r;
+    try {
+      r = world.step();
+    } catch (const std::exception& e) {
+      run.note = "the reference run threw at step " + std::to_string(k) + ": " + e.what();
+      break;
+    }
+    // A diverged step's problem comes from a state no solver should be judged on.
+    if (r.diverged) {
+      run.note = "the reference run diverged at step " + std::to_string(k) + ": " + r.divergence;
+      break;
+    }
+    run.problems.push_back(world.lastProblem());
+    run.warm_starts.push_back(world.lastWarmStart());
+  }
+  return run;
+}
+
+Cell runProblemsCell(const std::string& scene, const RecordedRun& run, const std::string& solver,
+                     int level, int threads) {
+  Cell cell;
+  cell.scene = scene;
+  cell.solver = solver;
+  cell.level = level;
+  cell.iterations = bench::iterationsAtLevel(solver, level);
+  cell.steps = static_cast<int>(run.problems.size());
+  SolverSettings settings;
+  settings.max_iterations = cell.iterations;
+  settings.tolerance = 0.0;
+  settings.threads = threads;
+  // One solver object for the whole cell, as a World keeps it across steps.
+  std::unique_ptr<Solver> s = makeSolver(solver);
+  std::uint64_t hash = kHashSeed;
+  Averages avg;
+  for (size_t k = 0; k < run.problems.size(); ++k) {
+    const StepProblem& problem = run.problems[k];
+    StepSolution solution = run.warm_starts[k];
+    // Hashed just before the solve: what the solver actually receives.
+    hash = combineHash(hash, problemHash(problem));
+    hash = combineHash(hash, solutionHash(solution));
+    // After a failure the remaining inputs are still hashed (not solved), so the hash always
+    // certifies the whole recorded input set and stays comparable between cells.
+    if (cell.failed) continue;
+    s->solve(problem, settings, solution);
+    const int step = static_cast<int>(k) + 1;
+    if (!solution.vhat.allFinite() || !solution.lambda.allFinite()) {
+      fail(cell, step, "diverged", "non-finite vhat or lambda");
+      continue;
+    }
+    const StepMetrics m = evaluateStep(problem, solution);
+    if (!finiteMetrics(m)) {
+      fail(cell, step, "diverged", "non-finite residual");
+      continue;
+    }
+    avg.add(solution.stats.solve_ms, m);
+  }
+  avg.into(cell);
+  cell.input_hash = hex64(hash);
+  return cell;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Convergence study
+
+std::string quoteShell(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+/// Finds plot_convergence.py: next to an installed or built executable (searching upwards for
+/// scripts/), else in the source tree this file was compiled from.
+std::filesystem::path findPlotScript() {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> candidates;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path dir = exe.parent_path();
+    candidates.push_back(dir / "../share/subsim/plot_convergence.py");
+    for (int up = 0; up < 4 && !dir.empty(); ++up, dir = dir.parent_path())
+      candidates.push_back(dir / "scripts/plot_convergence.py");
+  }
+  candidates.push_back(fs::path(__FILE__).parent_path() / "../../scripts/plot_convergence.py");
+  for (const fs::path& p : candidates)
+    if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec);
+  return {};
+}
+
+/// The first Python that can import matplotlib: `python3` on PATH, else Debian's own
+/// /usr/bin/python3 (python3-matplotlib installs there, which a pyenv or venv python3 earlier on
+/// PATH does not see).  Empty if none can.
+std::string findPythonWithMatplotlib() {
+  for (const char* python : {"python3", "/usr/bin/python3"}) {
+    const std::string cmd =
+        std::string(python) + " -c 'import matplotlib' >/dev/null 2>&1 </dev/null";
+    if (std::system(cmd.c_str()) == 0) return python;
+  }
+  return {};
+}
+
+bool havePython3() {
+  return std::system("command -v python3 >/dev/null 2>&1") == 0;
+}
+
+struct ConvergenceRow {
+  std::string solver;
+  int iteration = 0;
+  std::string residual_name;
+  double residual = 0.0;
+  double cumulative_ms = 0.0;
+};
+
+std::string csvNumber(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+int runConvergence(const BenchOptions& o, const LoadedScene& scene,
+                   const std::vector<std::string>& solvers) {
+  int iterations = 100;
+  if (o.iterations) {
+    std::vector<int> list;
+    if (!parseIterationList(*o.iterations, list)) return kExitBadInput;
+    if (list.size() != 1) {
+      std::cerr << "subsim: --iterations: --convergence takes a single iteration count (e.g. "
+                   "100), got '"
+                << *o.iterations << "'\n";
+      return kExitBadInput;
+    }
+    iterations = list.front();
+  }
+  const int run_steps = o.steps.value_or(scene.default_steps);
+  const int step = o.step.value_or(std::max(1, run_steps / 2));
+  if (o.steps && step > *o.steps) {
+    std::cerr << "subsim: --step: step " << step << " lies beyond --steps " << *o.steps << "\n";
+    return kExitBadInput;
+  }
+  const std::string csv_path = o.output.empty() ? "convergence.csv" : o.output + ".csv";
+  const std::string png_path = o.output.empty() ? "convergence.png" : o.output + ".png";
+  std::ofstream csv;
+  if (!openOutput("--output", csv_path, csv)) return kExitBadInput;
+
+  const double limit = o.penetration_limit.value_or(defaultPenetrationLimit(scene.model));
+  World world(scene.model,
+              worldSettings(o.reference_solver, o.reference_iterations, o.threads, limit));
+  for (int k = 1; k <= step; ++k) {
+    progress(scene.spec + ": reference step " + std::to_string(k) + "/" + std::to_string(step));
+    const StepReport r = world.step();
+    if (r.diverged) {
+      progressDone();
+      std::cerr << "subsim: the reference run (" << o.reference_solver << ") diverged at step " << k
+                << " before reaching --step " << step << ": " << r.divergence << "\n";
+      return kExitDiverged;
+    }
+  }
+  progressDone();
+  const StepProblem problem = world.lastProblem();
+  const StepSolution warm_start = world.lastWarmStart();
+  if (problem.numConstraints() == 0) {
+    std::cerr << "subsim: --step: step " << step << " of " << scene.spec
+              << " has no constraints to solve; choose another step\n";
+    return kExitBadInput;
+  }
+  const std::uint64_t input_hash = combineHash(problemHash(problem), solutionHash(warm_start));
+
+  std::vector<ConvergenceRow> rows;
+  std::ostringstream summary;
+  summary << "convergence: " << scene.spec << ", step " << step << " (" << problem.numContacts()
+          << " contacts, " << problem.numConstraints() << " constraints, " << problem.numDof()
+          << " DOF), input hash " << hex64(input_hash) << ", threads " << o.threads << "\n";
+  for (const std::string& name : solvers) {
+    const int n = isNewtonTypeSolver(name)
+                      ? o.newton_iterations.value_or(std::max(1, iterations / 10))
+                      : iterations;
+    progress(scene.spec + ": " + name);
+    SolverSettings settings;
+    settings.max_iterations = n;
+    settings.tolerance = 0.0;
+    settings.threads = o.threads;
+
+    // The time axis comes from one n-iteration run stamped at the start of every iteration: the
+    // time to finish iteration k is then monotone by construction, where the solve times of n
+    // separate k-iteration runs jitter by more than an iteration costs on a small problem.
+    std::vector<Clock::time_point> starts(static_cast<size_t>(n));
+    int stamps = 0;
+    settings.on_iteration = [&starts, &stamps, n](int l) {
+      if (l >= 0 && l < n) starts[static_cast<size_t>(l)] = Clock::now();
+      ++stamps;
+    };
+    std::vector<double> finished_ms(static_cast<size_t>(n));
+    {
+      std::unique_ptr<Solver> s = makeSolver(name);
+      StepSolution solution = warm_start;
+      const Clock::time_point t0 = Clock::now();
+      s->solve(problem, settings, solution);
+      const Clock::time_point t1 = Clock::now();
+      const int done = std::min(solution.stats.iterations, n);
+      for (int k = 1; k <= n; ++k)
+        finished_ms[k - 1] = msBetween(t0, k < done ? starts[static_cast<size_t>(k)] : t1);
+    }
+    settings.on_iteration = nullptr;
+    const bool stamped = stamps == n;
+    if (!stamped)
+      std::cerr << "subsim: note: " << name
+                << " does not report its iterations (SolverSettings::on_iteration); its "
+                   "cumulative_ms is each k-iteration run's own solve time\n";
+
+    // The solver's own residual, from an n-iteration run that records it.
+    std::vector<double> history;
+    const char* own_name = "";
+    {
+      SolverSettings recorded = settings;
+      recorded.record_history = true;
+      std::unique_ptr<Solver> s = makeSolver(name);
+      StepSolution solution = warm_start;
+      s->solve(problem, recorded, solution);
+      history = solution.stats.residual_history;
+      own_name = solution.stats.residual_name;
+    }
+
+    // The common judge after k iterations: a fresh solver from the identical input each time,
+    // since the solvers expose no iterate mid-solve.
+    double last_residual = 0.0;
+    for (int k = 1; k <= n; ++k) {
+      progress(scene.spec + ": " + name + " " + std::to_string(k) + "/" + std::to_string(n));
+      SolverSettings limited = settings;
+      limited.max_iterations = k;
+      std::unique_ptr<Solver> s = makeSolver(name);
+      StepSolution solution = warm_start;
+      s->solve(problem, limited, solution);
+      const double ms = stamped ? finished_ms[k - 1] : solution.stats.solve_ms;
+      if (!stamped) finished_ms[k - 1] = ms;
+      last_residual = evaluateStep(problem, solution).constraint_residual;
+      rows.push_back({name, k, kJudgeResidualName, last_residual, ms});
+    }
+    for (size_t k = 0; k < history.size(); ++k)
+      rows.push_back({name, static_cast<int>(k) + 1, own_name, history[k],
+                      k < finished_ms.size() ? finished_ms[k] : finished_ms.back()});
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-10s %4d it.  final %s %.3e (AA %.2f)  %.3f ms\n",
+                  name.c_str(), n, kJudgeResidualName, last_residual, accuracyOf(last_residual),
+                  finished_ms.back());
+    summary << line;
+  }
+  progressDone();
+
+  csv << "solver,iteration,residual_name,residual,cumulative_ms\n";
+  for (const ConvergenceRow& r : rows)
+    csv << bench::csvField(r.solver) << "," << r.iteration << ","
+        << bench::csvField(r.residual_name) << "," << csvNumber(r.residual) << ","
+        << csvNumber(r.cumulative_ms) << "\n";
+  csv.close();
+  if (!csv) {
+    std::cerr << "subsim: --output: writing '" << csv_path << "' failed\n";
+    return kExitBadInput;
+  }
+  std::cout << summary.str() << "wrote " << csv_path << " (" << rows.size() << " rows)\n";
+  if (o.no_plot) return kExitOk;
+
+  const std::filesystem::path script = findPlotScript();
+  if (script.empty()) {
+    std::cerr << "subsim: the plot needs scripts/plot_convergence.py, which was not found next "
+                 "to the executable nor in the source tree; "
+              << csv_path << " is written\n";
+    return kExitBadInput;
+  }
+  const std::string python = findPythonWithMatplotlib();
+  if (python.empty()) {
+    std::cerr << "subsim: the plot needs "
+              << (havePython3() ? "matplotlib for python3: install python3-matplotlib "
+                                  "(apt-get install python3-matplotlib)"
+                                : "python3 with matplotlib: install python3 and "
+                                  "python3-matplotlib (apt-get install python3 "
+                                  "python3-matplotlib)")
+              << "; " << csv_path << " is written\n";
+    return kExitBadInput;
+  }
+  const std::string title = scene.spec + ", step " + std::to_string(step);
+  const std::string cmd = python + " " + quoteShell(script.string()) + " " + quoteShell(csv_path) +
+                          " " + quoteShell(png_path) + " --title " + quoteShell(title) +
+                          " </dev/null";
+  if (std::system(cmd.c_str()) != 0) {
+    std::cerr << "subsim: plotting with " << script.string() << " failed; " << csv_path
+              << " is written\n";
+    return kExitBadInput;
+  }
+  std::cout << "wrote " << png_path << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+int runBench(const BenchOptions& o) {
+  std::vector<std::string> solvers;
+  if (!parseSolverList(o.solvers, solvers)) return kExitBadInput;
+  if (!isKnownSolver(o.reference_solver)) {
+    std::cerr << "subsim: --reference-solver: unknown solver '" << o.reference_solver
+              << "' (known: " << knownSolvers() << ")\n";
+    return kExitBadInput;
+  }
+  if (!o.convergence && (o.step || o.newton_iterations || o.no_plot)) {
+    std::cerr << "subsim: "
+              << (o.step                ? "--step"
+                  : o.newton_iterations ? "--newton-iterations"
+                                        : "--no-plot")
+              << " applies only with --convergence\n";
+    return kExitBadInput;
+  }
+  if (o.convergence && o.scenes.size() != 1) {
+    std::cerr << "subsim: --convergence studies one scene, got " << o.scenes.size() << "\n";
+    return kExitBadInput;
+  }
+  std::vector<LoadedScene> scenes(o.scenes.size());
+  for (size_t i = 0; i < o.scenes.size(); ++i)
+    if (!loadScene(o.scenes[i], scenes[i])) return kExitBadInput;
+
+  if (o.convergence) return runConvergence(o, scenes.front(), solvers);
+
+  std::vector<int> levels;
+  if (!parseIterationList(o.iterations.value_or("30,60,90"), levels)) return kExitBadInput;
+  std::ofstream file;
+  if (!o.output.empty() && !openOutput("--output", o.output, file)) return kExitBadInput;
+
+  Report report;
+  report.problems_mode = o.problems;
+  report.threads = o.threads;
+  report.levels = levels;
+  report.solvers = solvers;
+  report.reference_solver = o.reference_solver;
+  report.reference_iterations = o.reference_iterations;
+  for (const LoadedScene& scene : scenes) {
+    SceneInfo info;
+    info.spec = scene.spec;
+    info.steps = o.steps.value_or(scene.default_steps);
+    info.dt = scene.model.dt;
+    info.penetration_limit_from_user = o.penetration_limit.has_value();
+    info.penetration_limit = o.penetration_limit.value_or(defaultPenetrationLimit(scene.model));
+    info.dof = World(scene.model, worldSettings(o.reference_solver, 1, 1, 0.0)).dof();
+
+    RecordedRun recorded;
+    if (o.problems) {
+      recorded = recordProblems(scene, info.steps, info.penetration_limit, o.reference_solver,
+                                o.reference_iterations, o.threads);
+      info.problems_recorded = static_cast<int>(recorded.problems.size());
+      info.reference_note = recorded.note;
+      if (recorded.problems.empty()) {
+        progressDone();
+        std::cerr << "subsim: " << scene.spec << ": no problem recorded: " << recorded.note << "\n";
+        return kExitDiverged;
+      }
+      if (!recorded.note.empty())
+        std::cerr << "subsim: warning: " << scene.spec << ": " << recorded.note << "; using the "
+                  << recorded.problems.size() << " problems recorded before it\n";
+    }
+    for (const std::string& solver : solvers)
+      for (int level : levels) {
+        progress(scene.spec + ": " + solver + " at " +
+                 std::to_string(bench::iterationsAtLevel(solver, level)) + " iterations");
+        Cell cell = o.problems ? runProblemsCell(scene.spec, recorded, solver, level, o.threads)
+                               : runSceneCell(scene, info.steps, info.penetration_limit, solver,
+                                              level, o.threads);
+        if (o.problems) {
+          if (info.input_hash.empty()) info.input_hash = cell.input_hash;
+          if (cell.input_hash != info.input_hash) info.input_hashes_agree = false;
+        }
+        report.cells.push_back(std::move(cell));
+      }
+    if (!info.input_hashes_agree)
+      std::cerr << "subsim: warning: " << scene.spec
+                << ": the solver cells did not receive identical inputs (input hashes differ)\n";
+    report.scenes.push_back(std::move(info));
+  }
+  progressDone();
+
+  const std::string text = o.format == "csv"    ? bench::formatCsv(report)
+                           : o.format == "json" ? bench::formatJson(report)
+                                                : bench::formatMarkdown(report);
+  if (o.output.empty()) {
+    std::cout << text;
+  } else {
+    file << text;
+    file.close();
+    if (!file) {
+      std::cerr << "subsim: --output: writing '" << o.output << "' failed\n";
+      return kExitBadInput;
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace subsim::cli

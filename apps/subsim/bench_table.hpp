@@ -1,0 +1,64 @@
+#pragma once
+// The results of `subsim bench` and their three renderings (markdown in the papers' table shape,
+// CSV and JSON with one row per cell).  Kept apart from the runs so the shape of the output can be
+// read (and changed) in one place.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace subsim::cli::bench {
+
+/// One (scene, solver, iteration level) cell of the matrix.
+struct Cell {
+  std::string scene;
+  std::string solver;
+  int level = 0;       // the column: the first-order iteration count
+  int iterations = 0;  // what the solver ran: level, or level / 10 for a Newton-type solver
+  int steps = 0;       // planned
+  int steps_done = 0;  // completed without failure; AT and AA average over these
+  std::optional<double> at_ms;
+  std::optional<double> aa;     // steps with at least one constraint
+  std::optional<double> aa_fb;  // steps with at least one contact
+  bool failed = false;
+  std::string failure_mark;    // short, for the markdown cell: "diverged", "pen 12.3 mm"
+  std::string failure_reason;  // full: step, value, limit
+  std::string input_hash;      // problems mode only
+};
+
+struct SceneInfo {
+  std::string spec;
+  int steps = 0;
+  double dt = 0.0;
+  int dof = 0;
+  double penetration_limit = 0.0;  // m; infinite without dynamic shapes
+  bool penetration_limit_from_user = false;
+  // Problems mode.
+  int problems_recorded = 0;
+  std::string reference_note;  // why the reference run ended early, if it did
+  std::string input_hash;      // the first cell's; "" when the cells disagree
+  bool input_hashes_agree = true;
+};
+
+struct Report {
+  bool problems_mode = false;
+  int threads = 1;
+  std::vector<int> levels;
+  std::vector<std::string> solvers;
+  std::string reference_solver;
+  int reference_iterations = 0;
+  std::vector<SceneInfo> scenes;
+  std::vector<Cell> cells;  // scene-major, then solver, then level
+};
+
+/// Iterations a solver runs at a first-order level: a tenth (at least 1) for Newton-type solvers,
+/// whose iterations each solve the full linear system (the papers' tables: 3/6/9 beside 30/60/90).
+int iterationsAtLevel(const std::string& solver, int level);
+
+std::string formatMarkdown(const Report& report);
+std::string formatCsv(const Report& report);
+std::string formatJson(const Report& report);
+
+/// A CSV field, quoted when it holds a comma, quote or line break.
+std::string csvField(const std::string& text);
+
+}  // namespace subsim::cli::bench

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Plots the CSV of `subsim bench --convergence` the way the AL paper plots its bolt-nut and dish
+cases: residual (log scale) against iteration and against cumulative solve time, one line per
+solver.
+
+    plot_convergence.py CONVERGENCE.csv OUT.png [--title TEXT] [--all]
+
+By default only the common judge (the AL paper's constraint residual, the same metric for every
+solver) is drawn, since the solvers' own stopping residuals are different quantities and do not
+share a scale; --all adds them as dashed lines.
+"""
+import argparse
+import csv
+import math
+import sys
+from collections import OrderedDict
+
+JUDGE = "constraint (AL sec. 6)"
+
+
+def read_rows(path):
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        expected = {"solver", "iteration", "residual_name", "residual", "cumulative_ms"}
+        missing = expected - set(reader.fieldnames or [])
+        if missing:
+            sys.exit(f"plot_convergence: {path}: missing columns {sorted(missing)}")
+        return list(reader)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("csv")
+    parser.add_argument("png")
+    parser.add_argument("--title", default="")
+    parser.add_argument("--all", action="store_true",
+                        help="also draw each solver's own residual (dashed)")
+    args = parser.parse_args()
+
+    try:
+        import matplotlib
+    except ImportError:
+        sys.exit("plot_convergence: matplotlib is missing: install python3-matplotlib "
+                 "(apt-get install python3-matplotlib)")
+    matplotlib.use("Agg")  # files only: no display on a build machine
+    import matplotlib.pyplot as plt
+
+    # (solver, residual_name) -> lists, in file order so the legend follows the bench's order.
+    series = OrderedDict()
+    for row in read_rows(args.csv):
+        if row["residual_name"] != JUDGE and not args.all:
+            continue
+        residual = float(row["residual"])
+        # A log axis cannot show 0 or non-finite values; leaving them out keeps the rest visible.
+        if not math.isfinite(residual) or residual <= 0.0:
+            continue
+        s = series.setdefault((row["solver"], row["residual_name"]), ([], [], []))
+        s[0].append(int(row["iteration"]))
+        s[1].append(float(row["cumulative_ms"]))
+        s[2].append(residual)
+    if not series:
+        sys.exit(f"plot_convergence: {args.csv}: nothing to plot")
+
+    fig, (ax_it, ax_ms) = plt.subplots(1, 2, figsize=(11, 4.2))
+    colours = {}
+    for (solver, name), (its, ms, res) in series.items():
+        colour = colours.setdefault(solver, f"C{len(colours) % 10}")
+        judge = name == JUDGE
+        label = solver if judge else f"{solver}: {name}"
+        style = dict(color=colour, linestyle="-" if judge else "--", linewidth=1.4,
+                     marker="o" if len(its) <= 12 else None, markersize=3)
+        ax_it.plot(its, res, label=label, **style)
+        ax_ms.plot(ms, res, label=label, **style)
+    for ax, xlabel in ((ax_it, "iteration"), (ax_ms, "cumulative solve time (ms)")):
+        ax.set_yscale("log")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("residual" + ("" if args.all else f" ({JUDGE})"))
+        ax.grid(True, which="both", alpha=0.3)
+    ax_ms.legend(fontsize=8)
+    if args.title:
+        fig.suptitle(args.title)
+    fig.tight_layout()
+    fig.savefig(args.png, dpi=120)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,726 @@
+#include "subsim/problem/problem_file.hpp"
+
+#include <hdf5.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "subsim/problem/problem_file_testing.hpp"
+
+namespace subsim {
+namespace {
+
+constexpr int kSchemaVersion = 1;
+constexpr int kNumConstraintTypes = 4;  // ConstraintType::Bilateral .. Contact
+
+// The HDF5 plumbing below mirrors sim/recorder.cpp (which keeps its helpers private).
+
+// Owns one HDF5 identifier, so that every early return and exception closes what was opened
+// (a leaked identifier keeps the file open and its last writes unflushed).
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle() = default;
+  Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+  ~Handle() { reset(); }
+  Handle(Handle&& other) noexcept
+      : id_(std::exchange(other.id_, H5I_INVALID_HID)), closer_(other.closer_) {}
+  Handle& operator=(Handle&& other) noexcept {
+    if (this != &other) {
+      reset();
+      id_ = std::exchange(other.id_, H5I_INVALID_HID);
+      closer_ = other.closer_;
+    }
+    return *this;
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+
+  hid_t get() const { return id_; }
+  void reset() {
+    // A destructor cannot report a failed close; HDF5 has already recorded it on its stack.
+    if (id_ >= 0 && closer_ != nullptr) closer_(id_);
+    id_ = H5I_INVALID_HID;
+  }
+  /// Closes now and reports failure, for the file, whose close performs the final flush.
+  herr_t close() {
+    const herr_t status = id_ >= 0 && closer_ != nullptr ? closer_(id_) : 0;
+    id_ = H5I_INVALID_HID;
+    return status;
+  }
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+  Closer closer_ = nullptr;
+};
+
+// HDF5 prints its error stack to stderr by default; errors are reported by exception instead.
+// The setting is global (per thread in thread-safe builds), so each entry point makes it.
+void silenceHdf5() {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+// Why the last HDF5 call failed, from the innermost entry of its error stack (the outer entries
+// only say which call failed); clears the stack.  Of HDF5's long text for system errors only the
+// system's message is kept.
+std::string hdf5Detail() {
+  std::string detail;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_UPWARD,
+      [](unsigned n, const H5E_error2_t* err, void* data) -> herr_t {
+        if (n == 0 && err != nullptr && err->desc != nullptr)
+          *static_cast<std::string*>(data) = err->desc;
+        return 0;
+      },
+      &detail);
+  H5Eclear2(H5E_DEFAULT);
+  const std::string marker = "error message = '";
+  const std::size_t begin = detail.find(marker);
+  if (begin != std::string::npos) {
+    const std::size_t end = detail.find('\'', begin + marker.size());
+    if (end != std::string::npos)
+      return detail.substr(begin + marker.size(), end - begin - marker.size());
+  }
+  return detail.empty() ? "HDF5 error" : detail;
+}
+
+// Every failure is reported as "<context><what>: <HDF5's reason>"; the context names the file
+// (and the problem) so that the message stands alone.
+[[noreturn]] void failHdf5(const std::string& context, const std::string& what) {
+  throw std::runtime_error(context + (what.empty() ? "" : what + ": ") + hdf5Detail());
+}
+
+Handle checked(hid_t id, Handle::Closer closer, const std::string& context,
+               const std::string& what) {
+  if (id < 0) failHdf5(context, what);
+  return Handle(id, closer);
+}
+
+void checkStatus(herr_t status, const std::string& context, const std::string& what) {
+  if (status < 0) failHdf5(context, what);
+}
+
+// HDF5 converts between ASCII and UTF-8 strings not at all, so a reader must ask for the
+// character set the file holds (h5py writes UTF-8, C tools often ASCII).
+Handle variableString(H5T_cset_t cset, const std::string& context) {
+  Handle type = checked(H5Tcopy(H5T_C_S1), H5Tclose, context, "string type");
+  checkStatus(H5Tset_size(type.get(), H5T_VARIABLE), context, "string type");
+  checkStatus(H5Tset_cset(type.get(), cset), context, "string type");
+  return type;
+}
+
+template <typename T>
+struct Hdf5Type;
+template <>
+struct Hdf5Type<double> {
+  static hid_t file() { return H5T_IEEE_F64LE; }
+  static hid_t memory() { return H5T_NATIVE_DOUBLE; }
+  static constexpr const char* name = "64-bit floats";
+};
+template <>
+struct Hdf5Type<int> {
+  static hid_t file() { return H5T_STD_I32LE; }
+  static hid_t memory() { return H5T_NATIVE_INT; }
+  static constexpr const char* name = "integers";
+};
+template <>
+struct Hdf5Type<std::uint64_t> {
+  static hid_t file() { return H5T_STD_U64LE; }
+  static hid_t memory() { return H5T_NATIVE_UINT64; }
+  static constexpr const char* name = "unsigned 64-bit integers";
+};
+
+std::string problemGroupName(std::size_t index) {
+  char name[32];
+  std::snprintf(name, sizeof(name), "%06zu", index);
+  return name;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation shared by the writer and the reader
+
+// The first defect of a problem, named by the file object that holds the bad value.
+struct Defect {
+  std::string object;
+  std::string what;
+};
+
+std::optional<Defect> nonFinite(const char* object, const double* values, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(values[i]))
+      return Defect{object, "value " + std::to_string(i) + " is not finite (" +
+                                std::to_string(values[i]) + ")"};
+  return std::nullopt;
+}
+
+// Everything StepProblem::check() and the solvers index with but do not bound-check, plus the
+// enum range and finite values (check() only looks at A, b, J and e).  Offsets are summed in 64
+// bits: a corrupt file may hold values near INT_MAX.
+std::optional<Defect> layoutDefect(const StepProblem& p, const StepSolution& warm_start) {
+  using I64 = std::int64_t;
+  const auto size = [](const auto& v) { return static_cast<I64>(v.size()); };
+  if (!std::isfinite(p.dt)) return Defect{"dt", "not finite (" + std::to_string(p.dt) + ")"};
+  for (std::size_t i = 0; i < p.subsystems.size(); ++i) {
+    const Subsystem& s = p.subsystems[i];
+    const std::string which = "subsystem " + std::to_string(i) + " (dof " + std::to_string(s.dof) +
+                              ", dof_offset " + std::to_string(s.dof_offset) + ", a_offset " +
+                              std::to_string(s.a_offset) + ")";
+    if (s.dof < 0 || s.dof_offset < 0 || s.a_offset < 0)
+      return Defect{"subsystems", which + " has a negative entry"};
+    if (I64{s.dof_offset} + s.dof > size(p.b))
+      return Defect{"subsystems",
+                    which + " reaches beyond the " + std::to_string(p.b.size()) + " values of b"};
+    if (I64{s.a_offset} + I64{s.dof} * s.dof > size(p.a_data))
+      return Defect{"subsystems", which + " reaches beyond the " + std::to_string(p.a_data.size()) +
+                                      " values of a_data"};
+  }
+  for (std::size_t j = 0; j < p.constraints.size(); ++j) {
+    const Constraint& c = p.constraints[j];
+    const std::string which = "constraint " + std::to_string(j);
+    const int type = static_cast<int>(c.type);
+    if (type < 0 || type >= kNumConstraintTypes)
+      return Defect{"constraint_type", which + " has type " + std::to_string(type) +
+                                           ", expected 0.." +
+                                           std::to_string(kNumConstraintTypes - 1)};
+    if (c.rows <= 0)
+      return Defect{"constraint_rows", which + " has " + std::to_string(c.rows) + " rows"};
+    if (c.row_offset < 0 || I64{c.row_offset} + c.rows > size(p.e))
+      return Defect{"constraint_row_offset",
+                    which + " has rows " + std::to_string(c.row_offset) + ".." +
+                        std::to_string(I64{c.row_offset} + c.rows - 1) + ", outside the " +
+                        std::to_string(p.e.size()) + " rows of e"};
+    if (c.num_attachments < 0)
+      return Defect{"constraint_num_attachments",
+                    which + " has " + std::to_string(c.num_attachments) + " attachments"};
+    if (c.first_attachment < 0 || I64{c.first_attachment} + c.num_attachments > size(p.attachments))
+      return Defect{"constraint_first_attachment",
+                    which + " has attachments " + std::to_string(c.first_attachment) + ".." +
+                        std::to_string(I64{c.first_attachment} + c.num_attachments - 1) +
+                        ", outside the " + std::to_string(p.attachments.size()) + " attachments"};
+    if (!std::isfinite(c.mu))
+      return Defect{"constraint_mu", which + " has mu " + std::to_string(c.mu)};
+  }
+  for (std::size_t k = 0; k < p.attachments.size(); ++k) {
+    const Attachment& a = p.attachments[k];
+    const std::string which = "attachment " + std::to_string(k) + " (subsystem " +
+                              std::to_string(a.subsystem) + ", rows " + std::to_string(a.rows) +
+                              ", dof " + std::to_string(a.dof) + ", j_offset " +
+                              std::to_string(a.j_offset) + ")";
+    if (a.subsystem < 0 || a.subsystem >= size(p.subsystems))
+      return Defect{"attachments", which + " refers to a subsystem beyond the " +
+                                       std::to_string(p.subsystems.size()) + " subsystems"};
+    if (a.rows < 0 || a.dof < 0 || a.j_offset < 0)
+      return Defect{"attachments", which + " has a negative entry"};
+    if (I64{a.j_offset} + I64{a.rows} * a.dof > size(p.jacobian_data))
+      return Defect{"attachments", which + " reaches beyond the " +
+                                       std::to_string(p.jacobian_data.size()) +
+                                       " values of jacobian_data"};
+  }
+  if (p.soft_k.size() != p.e.size())
+    return Defect{"soft_k", std::to_string(p.soft_k.size()) + " values for the " +
+                                std::to_string(p.e.size()) + " rows of e"};
+  if (p.soft_c.size() != p.e.size())
+    return Defect{"soft_c", std::to_string(p.soft_c.size()) + " values for the " +
+                                std::to_string(p.e.size()) + " rows of e"};
+  const struct {
+    const char* object;
+    const std::vector<double>& values;
+  } arrays[] = {{"a_data", p.a_data}, {"b", p.b},           {"jacobian_data", p.jacobian_data},
+                {"e", p.e},           {"soft_k", p.soft_k}, {"soft_c", p.soft_c}};
+  for (const auto& array : arrays)
+    if (auto defect = nonFinite(array.object, array.values.data(), array.values.size()))
+      return defect;
+  // An empty part means "no warm start"; a part of any other size would be ignored by the solver,
+  // so it can only be a recording error.
+  if (warm_start.vhat.size() != 0 && warm_start.vhat.size() != p.numDof())
+    return Defect{"warm_start_vhat", std::to_string(warm_start.vhat.size()) +
+                                         " values, expected 0 or the " +
+                                         std::to_string(p.numDof()) + " values of b"};
+  if (warm_start.lambda.size() != 0 && warm_start.lambda.size() != p.numRows())
+    return Defect{"warm_start_lambda", std::to_string(warm_start.lambda.size()) +
+                                           " values, expected 0 or the " +
+                                           std::to_string(p.numRows()) + " rows of e"};
+  if (auto defect = nonFinite("warm_start_vhat", warm_start.vhat.data(),
+                              static_cast<std::size_t>(warm_start.vhat.size())))
+    return defect;
+  return nonFinite("warm_start_lambda", warm_start.lambda.data(),
+                   static_cast<std::size_t>(warm_start.lambda.size()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+template <typename T>
+void writeAttribute(hid_t object, const char* name, T value, const std::string& context) {
+  const std::string what = std::string("attribute '") + name + "'";
+  Handle space = checked(H5Screate(H5S_SCALAR), H5Sclose, context, what);
+  Handle attr =
+      checked(H5Acreate2(object, name, Hdf5Type<T>::file(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+              H5Aclose, context, what);
+  checkStatus(H5Awrite(attr.get(), Hdf5Type<T>::memory(), &value), context, what);
+}
+
+void writeStringAttribute(hid_t object, const char* name, const std::string& value,
+                          const std::string& context) {
+  const std::string what = std::string("attribute '") + name + "'";
+  Handle type = variableString(H5T_CSET_UTF8, context);
+  Handle space = checked(H5Screate(H5S_SCALAR), H5Sclose, context, what);
+  Handle attr = checked(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                        H5Aclose, context, what);
+  const char* text = value.c_str();
+  checkStatus(H5Awrite(attr.get(), type.get(), &text), context, what);
+}
+
+/// A rows x cols dataset (cols == 0: a 1-D dataset of `rows`), row-major `data`.  Zero rows give
+/// a zero-size dataset, which HDF5 allows with the default contiguous layout.
+template <typename T>
+void writeArray(hid_t group, const char* name, const T* data, hsize_t rows, hsize_t cols,
+                const std::string& context) {
+  const std::string what = std::string("dataset '") + name + "'";
+  const hsize_t dims[2] = {rows, cols};
+  Handle space =
+      checked(H5Screate_simple(cols == 0 ? 1 : 2, dims, nullptr), H5Sclose, context, what);
+  Handle set = checked(H5Dcreate2(group, name, Hdf5Type<T>::file(), space.get(), H5P_DEFAULT,
+                                  H5P_DEFAULT, H5P_DEFAULT),
+                       H5Dclose, context, what);
+  // Nothing to transfer for an empty dataset (and `data` may then be null).
+  if (rows == 0) return;
+  checkStatus(H5Dwrite(set.get(), Hdf5Type<T>::memory(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+              context, what);
+}
+
+template <typename T>
+void writeVector(hid_t group, const char* name, const std::vector<T>& v,
+                 const std::string& context) {
+  writeArray(group, name, v.data(), v.size(), 0, context);
+}
+
+void writeProblem(hid_t g, const RecordedProblem& recorded, const std::string& context) {
+  const StepProblem& p = recorded.problem;
+  writeAttribute(g, "dt", p.dt, context);
+
+  std::vector<int> subsystems;
+  subsystems.reserve(3 * p.subsystems.size());
+  for (const Subsystem& s : p.subsystems)
+    subsystems.insert(subsystems.end(), {s.dof, s.dof_offset, s.a_offset});
+  writeArray(g, "subsystems", subsystems.data(), p.subsystems.size(), 3, context);
+  writeVector(g, "a_data", p.a_data, context);
+  writeVector(g, "b", p.b, context);
+
+  const std::size_t nc = p.constraints.size();
+  std::vector<int> type(nc), rows(nc), row_offset(nc), first_attachment(nc), num_attachments(nc);
+  std::vector<double> mu(nc);
+  std::vector<std::uint64_t> key(nc);
+  for (std::size_t j = 0; j < nc; ++j) {
+    const Constraint& c = p.constraints[j];
+    type[j] = static_cast<int>(c.type);
+    rows[j] = c.rows;
+    row_offset[j] = c.row_offset;
+    first_attachment[j] = c.first_attachment;
+    num_attachments[j] = c.num_attachments;
+    mu[j] = c.mu;
+    key[j] = c.key;
+  }
+  writeVector(g, "constraint_type", type, context);
+  writeVector(g, "constraint_rows", rows, context);
+  writeVector(g, "constraint_row_offset", row_offset, context);
+  writeVector(g, "constraint_first_attachment", first_attachment, context);
+  writeVector(g, "constraint_num_attachments", num_attachments, context);
+  writeVector(g, "constraint_mu", mu, context);
+  writeVector(g, "constraint_key", key, context);
+
+  std::vector<int> attachments;
+  attachments.reserve(4 * p.attachments.size());
+  for (const Attachment& a : p.attachments)
+    attachments.insert(attachments.end(), {a.subsystem, a.rows, a.dof, a.j_offset});
+  writeArray(g, "attachments", attachments.data(), p.attachments.size(), 4, context);
+  writeVector(g, "jacobian_data", p.jacobian_data, context);
+  writeVector(g, "e", p.e, context);
+  writeVector(g, "soft_k", p.soft_k, context);
+  writeVector(g, "soft_c", p.soft_c, context);
+
+  const VecX& vhat = recorded.warm_start.vhat;
+  const VecX& lambda = recorded.warm_start.lambda;
+  writeArray(g, "warm_start_vhat", vhat.data(), static_cast<hsize_t>(vhat.size()), 0, context);
+  writeArray(g, "warm_start_lambda", lambda.data(), static_cast<hsize_t>(lambda.size()), 0,
+             context);
+}
+
+}  // namespace
+
+void writeProblemFile(const std::string& path, const ProblemFileInfo& info,
+                      const std::vector<RecordedProblem>& problems) {
+  // Validate everything first, so that a bad problem leaves an existing file untouched.
+  for (std::size_t k = 0; k < problems.size(); ++k) {
+    const RecordedProblem& r = problems[k];
+    std::string defect;
+    if (const auto d = layoutDefect(r.problem, r.warm_start))
+      defect = d->object + ": " + d->what;
+    else
+      defect = r.problem.check();
+    if (!defect.empty())
+      throw std::invalid_argument("writeProblemFile('" + path + "'): problem " + std::to_string(k) +
+                                  ": " + defect);
+  }
+  if (!std::isfinite(info.dt))
+    throw std::invalid_argument("writeProblemFile('" + path + "'): dt is not finite");
+  if (problems.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw std::invalid_argument("writeProblemFile('" + path + "'): too many problems");
+
+  silenceHdf5();
+  const std::string create_context = "cannot create problem file '" + path + "': ";
+  Handle fapl = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, create_context, "file access list");
+  // Closing the file then closes anything still open in it, so an exception always releases it.
+  checkStatus(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_STRONG), create_context,
+              "file access list");
+  Handle file = checked(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose,
+                        create_context, "");
+  const hid_t root = file.get();
+
+  const std::string context = "cannot write problem file '" + path + "': ";
+  writeAttribute(root, "schema_version", kSchemaVersion, context);
+  writeStringAttribute(root, "scene", info.scene, context);
+  writeStringAttribute(root, "source_solver", info.source_solver, context);
+  writeAttribute(root, "dt", info.dt, context);
+  {
+    Handle group = checked(H5Gcreate2(root, "problems", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                           H5Gclose, context, "group '/problems'");
+    for (std::size_t k = 0; k < problems.size(); ++k) {
+      const std::string name = problemGroupName(k);
+      const std::string problem_context = context + "/problems/" + name + ": ";
+      Handle g =
+          checked(H5Gcreate2(group.get(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                  H5Gclose, problem_context, "group");
+      writeProblem(g.get(), problems[k], problem_context);
+    }
+  }
+  // Written last: a file cut short by an I/O error lacks it and so is rejected by the reader.
+  writeAttribute(root, "count", static_cast<int>(problems.size()), context);
+  checkStatus(file.close(), context, "closing");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+namespace {
+
+// Reads one problem file; every error names the file and the object at fault.
+class Reader {
+ public:
+  explicit Reader(std::string path) : path_(std::move(path)) {}
+
+  ProblemFile read() {
+    const htri_t is_hdf5 = H5Fis_hdf5(path_.c_str());
+    if (is_hdf5 < 0) failHdf5("cannot open problem file '" + path_ + "': ", "");
+    if (is_hdf5 == 0) fail("not an HDF5 file");
+    Handle file = checked(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
+                          "cannot open problem file '" + path_ + "': ", "");
+    const hid_t root = file.get();
+
+    ProblemFile out;
+    const int version = readInt(root, "/", "schema_version");
+    if (version != kSchemaVersion)
+      fail("attribute /schema_version is " + std::to_string(version) + ", this reader knows " +
+           std::to_string(kSchemaVersion));
+    out.info.scene = readStringAttribute(root, "/", "scene");
+    out.info.source_solver = readStringAttribute(root, "/", "source_solver");
+    out.info.dt = readDouble(root, "/", "dt");
+    if (!std::isfinite(out.info.dt)) fail("attribute /dt is not finite");
+    const int count = readInt(root, "/", "count");
+    if (count < 0) fail("attribute /count is negative");
+
+    Handle problems = openGroup(root, "problems", "/problems");
+    H5G_info_t info;
+    if (H5Gget_info(problems.get(), &info) < 0) failHdf5(prefix(), "/problems");
+    // Compared before anything is allocated, so a corrupt count cannot ask for huge memory.
+    if (info.nlinks != static_cast<hsize_t>(count))
+      fail("group /problems has " + std::to_string(info.nlinks) +
+           " members, attribute /count says " + std::to_string(count));
+    out.problems.resize(static_cast<std::size_t>(count));
+    for (std::size_t k = 0; k < out.problems.size(); ++k) {
+      const std::string name = problemGroupName(k);
+      const std::string where = "/problems/" + name;
+      // Groups are numbered from 000000 without gaps; any other member means a foreign file.
+      Handle group = openGroup(problems.get(), name, where);
+      RecordedProblem& r = out.problems[k];
+      readProblem(group.get(), where + "/", r);
+      if (const auto defect = layoutDefect(r.problem, r.warm_start)) {
+        const bool attribute = defect->object == "dt";
+        fail((attribute ? "attribute " : "dataset ") + where + "/" + defect->object + ": " +
+             defect->what);
+      }
+      const std::string problem = r.problem.check();
+      if (!problem.empty())
+        fail(where + " (problem " + std::to_string(k) + ") is not a valid StepProblem: " + problem);
+    }
+    return out;
+  }
+
+ private:
+  std::string prefix() const { return "'" + path_ + "' is not a valid subsim problem file: "; }
+  [[noreturn]] void fail(const std::string& what) const {
+    H5Eclear2(H5E_DEFAULT);
+    throw std::runtime_error(prefix() + what);
+  }
+
+  Handle openGroup(hid_t parent, const std::string& name, const std::string& full) const {
+    if (H5Lexists(parent, name.c_str(), H5P_DEFAULT) <= 0) fail("missing group " + full);
+    const hid_t id = H5Gopen2(parent, name.c_str(), H5P_DEFAULT);
+    if (id < 0) fail(full + " is not a group");
+    return Handle(id, H5Gclose);
+  }
+
+  Handle openAttribute(hid_t object, const std::string& where, const char* name) const {
+    if (H5Aexists(object, name) <= 0) fail("missing attribute " + where + name);
+    Handle attr = checked(H5Aopen(object, name, H5P_DEFAULT), H5Aclose, prefix(), where + name);
+    Handle space = checked(H5Aget_space(attr.get()), H5Sclose, prefix(), where + name);
+    if (H5Sget_simple_extent_npoints(space.get()) != 1)
+      fail("attribute " + where + name + " is not a single value");
+    return attr;
+  }
+
+  int readInt(hid_t object, const std::string& where, const char* name) const {
+    Handle attr = openAttribute(object, where, name);
+    Handle type = checked(H5Aget_type(attr.get()), H5Tclose, prefix(), where + name);
+    if (H5Tget_class(type.get()) != H5T_INTEGER)
+      fail("attribute " + where + name + " is not an integer");
+    int value = 0;
+    if (H5Aread(attr.get(), H5T_NATIVE_INT, &value) < 0)
+      fail("attribute " + where + name + " cannot be read as an int: " + hdf5Detail());
+    return value;
+  }
+
+  // Only 64-bit floats: anything narrower would not give back the recorded bits.
+  double readDouble(hid_t object, const std::string& where, const char* name) const {
+    Handle attr = openAttribute(object, where, name);
+    Handle type = checked(H5Aget_type(attr.get()), H5Tclose, prefix(), where + name);
+    if (H5Tget_class(type.get()) != H5T_FLOAT || H5Tget_size(type.get()) != 8)
+      fail("attribute " + where + name + " is not a 64-bit float");
+    double value = 0.0;
+    if (H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &value) < 0)
+      fail("attribute " + where + name + " cannot be read as a double: " + hdf5Detail());
+    return value;
+  }
+
+  std::string readStringAttribute(hid_t object, const std::string& where, const char* name) const {
+    const std::string full = where + name;
+    Handle attr = openAttribute(object, where, name);
+    Handle type = checked(H5Aget_type(attr.get()), H5Tclose, prefix(), full);
+    if (H5Tget_class(type.get()) != H5T_STRING) fail("attribute " + full + " is not a string");
+    if (H5Tis_variable_str(type.get()) > 0) {
+      Handle memory = variableString(H5Tget_cset(type.get()), prefix());
+      char* text = nullptr;
+      if (H5Aread(attr.get(), memory.get(), &text) < 0) failHdf5(prefix(), full);
+      std::string value = text != nullptr ? text : "";
+      H5free_memory(text);
+      return value;
+    }
+    // Fixed-length strings (as other tools write them) are accepted too.
+    const std::size_t size = H5Tget_size(type.get());
+    std::string value(size, '\0');
+    if (size > 0 && H5Aread(attr.get(), type.get(), value.data()) < 0) failHdf5(prefix(), full);
+    value.resize(value.find('\0') == std::string::npos ? size : value.find('\0'));
+    return value;
+  }
+
+  /// Row-major contents of dataset `name` in `group` (`full` is its path for messages): 1-D when
+  /// cols == 0, else rows x cols; `rows` rows unless `any_rows`.  The element type must be what
+  /// T needs to come back unchanged: 64-bit floats for double, any integer for int (offsets and
+  /// counts are range-checked afterwards), unsigned 64-bit integers for std::uint64_t.
+  template <typename T>
+  std::vector<T> readArray(hid_t group, const char* name, const std::string& full, std::size_t rows,
+                           bool any_rows, std::size_t cols) const {
+    if (H5Lexists(group, name, H5P_DEFAULT) <= 0) fail("missing dataset " + full);
+    const hid_t id = H5Dopen2(group, name, H5P_DEFAULT);
+    if (id < 0) fail(full + " is not a dataset");
+    Handle set(id, H5Dclose);
+    Handle type = checked(H5Dget_type(set.get()), H5Tclose, prefix(), full);
+    const H5T_class_t cls = H5Tget_class(type.get());
+    const std::size_t size = H5Tget_size(type.get());
+    bool type_ok = false;
+    if constexpr (std::is_same_v<T, double>)
+      type_ok = cls == H5T_FLOAT && size == 8;
+    else if constexpr (std::is_same_v<T, int>)
+      type_ok = cls == H5T_INTEGER;
+    else
+      type_ok = cls == H5T_INTEGER && size == 8 && H5Tget_sign(type.get()) == H5T_SGN_NONE;
+    if (!type_ok) fail("dataset " + full + " does not hold " + Hdf5Type<T>::name);
+
+    Handle space = checked(H5Dget_space(set.get()), H5Sclose, prefix(), full);
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    const int want_rank = cols == 0 ? 1 : 2;
+    if (rank != want_rank)
+      fail("dataset " + full + " has rank " + std::to_string(rank) + ", expected " +
+           std::to_string(want_rank));
+    hsize_t dims[2] = {0, 0};
+    if (H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0) failHdf5(prefix(), full);
+    if (cols != 0 && dims[1] != cols)
+      fail("dataset " + full + " has " + std::to_string(dims[1]) + " columns, expected " +
+           std::to_string(cols));
+    if (!any_rows && dims[0] != rows)
+      fail("dataset " + full + " has " + std::to_string(dims[0]) +
+           (cols == 0 ? " values, expected " : " rows, expected ") + std::to_string(rows));
+    // Every offset into these arrays is an int, so no valid problem has longer ones; checking
+    // first also keeps a corrupt extent from asking for an absurd allocation.
+    if (dims[0] > static_cast<hsize_t>(std::numeric_limits<int>::max()))
+      fail("dataset " + full + " has " + std::to_string(dims[0]) + " rows, more than any problem");
+
+    std::vector<T> data(static_cast<std::size_t>(dims[0]) * (cols == 0 ? 1 : cols));
+    // Zero-row datasets hold nothing to read (and H5Dread rejects a null buffer).
+    if (!data.empty() &&
+        H5Dread(set.get(), Hdf5Type<T>::memory(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
+      fail("dataset " + full + " cannot be read: " + hdf5Detail());
+    return data;
+  }
+
+  template <typename T>
+  std::vector<T> readAny(hid_t g, const std::string& where, const char* name,
+                         std::size_t cols = 0) const {
+    return readArray<T>(g, name, where + name, 0, true, cols);
+  }
+  template <typename T>
+  std::vector<T> readSized(hid_t g, const std::string& where, const char* name,
+                           std::size_t rows) const {
+    return readArray<T>(g, name, where + name, rows, false, 0);
+  }
+
+  void readProblem(hid_t g, const std::string& where, RecordedProblem& r) const {
+    StepProblem& p = r.problem;
+    p.dt = readDouble(g, where, "dt");
+
+    const std::vector<int> subsystems = readAny<int>(g, where, "subsystems", 3);
+    p.subsystems.resize(subsystems.size() / 3);
+    for (std::size_t i = 0; i < p.subsystems.size(); ++i) {
+      Subsystem& s = p.subsystems[i];
+      s.dof = subsystems[3 * i];
+      s.dof_offset = subsystems[3 * i + 1];
+      s.a_offset = subsystems[3 * i + 2];
+    }
+    p.a_data = readAny<double>(g, where, "a_data");
+    p.b = readAny<double>(g, where, "b");
+
+    const std::vector<int> type = readAny<int>(g, where, "constraint_type");
+    const std::size_t nc = type.size();
+    const std::vector<int> rows = readSized<int>(g, where, "constraint_rows", nc);
+    const std::vector<int> row_offset = readSized<int>(g, where, "constraint_row_offset", nc);
+    const std::vector<int> first = readSized<int>(g, where, "constraint_first_attachment", nc);
+    const std::vector<int> num = readSized<int>(g, where, "constraint_num_attachments", nc);
+    const std::vector<double> mu = readSized<double>(g, where, "constraint_mu", nc);
+    const std::vector<std::uint64_t> key = readSized<std::uint64_t>(g, where, "constraint_key", nc);
+    p.constraints.resize(nc);
+    for (std::size_t j = 0; j < nc; ++j) {
+      // Checked before the cast: the enum's uint8 storage would silently wrap e.g. 256 to 0.
+      if (type[j] < 0 || type[j] >= kNumConstraintTypes)
+        fail("dataset " + where + "constraint_type: constraint " + std::to_string(j) +
+             " has type " + std::to_string(type[j]) + ", expected 0.." +
+             std::to_string(kNumConstraintTypes - 1));
+      Constraint& c = p.constraints[j];
+      c.type = static_cast<ConstraintType>(type[j]);
+      c.rows = rows[j];
+      c.row_offset = row_offset[j];
+      c.first_attachment = first[j];
+      c.num_attachments = num[j];
+      c.mu = mu[j];
+      c.key = key[j];
+    }
+
+    const std::vector<int> attachments = readAny<int>(g, where, "attachments", 4);
+    p.attachments.resize(attachments.size() / 4);
+    for (std::size_t k = 0; k < p.attachments.size(); ++k) {
+      Attachment& a = p.attachments[k];
+      a.subsystem = attachments[4 * k];
+      a.rows = attachments[4 * k + 1];
+      a.dof = attachments[4 * k + 2];
+      a.j_offset = attachments[4 * k + 3];
+    }
+    p.jacobian_data = readAny<double>(g, where, "jacobian_data");
+    p.e = readAny<double>(g, where, "e");
+    p.soft_k = readSized<double>(g, where, "soft_k", p.e.size());
+    p.soft_c = readSized<double>(g, where, "soft_c", p.e.size());
+
+    // The warm start's sizes (empty or fitting) are checked with the rest of the layout.
+    const std::vector<double> vhat = readAny<double>(g, where, "warm_start_vhat");
+    const std::vector<double> lambda = readAny<double>(g, where, "warm_start_lambda");
+    r.warm_start.vhat = Eigen::Map<const VecX>(vhat.data(), static_cast<Eigen::Index>(vhat.size()));
+    r.warm_start.lambda =
+        Eigen::Map<const VecX>(lambda.data(), static_cast<Eigen::Index>(lambda.size()));
+  }
+
+  std::string path_;
+};
+
+}  // namespace
+
+ProblemFile readProblemFile(const std::string& path) {
+  silenceHdf5();
+  return Reader(path).read();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test-only corruption helpers (problem_file_testing.hpp)
+
+namespace detail {
+namespace {
+
+Handle openForTesting(const std::string& path, const std::string& context) {
+  silenceHdf5();
+  return checked(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, context, "open");
+}
+
+}  // namespace
+
+void rewriteDatasetForTesting(const std::string& path, const std::string& object,
+                              const std::vector<double>& values, std::size_t cols, bool integers) {
+  const std::string context = "rewriteDatasetForTesting('" + path + "', '" + object + "'): ";
+  Handle file = openForTesting(path, context);
+  if (H5Lexists(file.get(), object.c_str(), H5P_DEFAULT) > 0)
+    checkStatus(H5Ldelete(file.get(), object.c_str(), H5P_DEFAULT), context, "delete");
+  const hsize_t rows = cols == 0 ? values.size() : values.size() / cols;
+  if (integers) {
+    const std::vector<int> ints(values.begin(), values.end());
+    writeArray(file.get(), object.c_str(), ints.data(), rows, cols, context);
+  } else {
+    writeArray(file.get(), object.c_str(), values.data(), rows, cols, context);
+  }
+  checkStatus(file.close(), context, "close");
+}
+
+void removeObjectForTesting(const std::string& path, const std::string& object) {
+  const std::string context = "removeObjectForTesting('" + path + "', '" + object + "'): ";
+  Handle file = openForTesting(path, context);
+  checkStatus(H5Ldelete(file.get(), object.c_str(), H5P_DEFAULT), context, "delete");
+  checkStatus(file.close(), context, "close");
+}
+
+void removeAttributeForTesting(const std::string& path, const std::string& object,
+                               const std::string& name) {
+  const std::string context = "removeAttributeForTesting('" + path + "', '" + object + "'): ";
+  Handle file = openForTesting(path, context);
+  checkStatus(H5Adelete_by_name(file.get(), object.c_str(), name.c_str(), H5P_DEFAULT), context,
+              name);
+  checkStatus(file.close(), context, "close");
+}
+
+void setIntAttributeForTesting(const std::string& path, const std::string& object,
+                               const std::string& name, int value) {
+  const std::string context = "setIntAttributeForTesting('" + path + "', '" + object + "'): ";
+  Handle file = openForTesting(path, context);
+  Handle target =
+      checked(H5Oopen(file.get(), object.c_str(), H5P_DEFAULT), H5Oclose, context, object);
+  if (H5Aexists(target.get(), name.c_str()) > 0)
+    checkStatus(H5Adelete(target.get(), name.c_str()), context, name);
+  writeAttribute(target.get(), name.c_str(), value, context);
+  target.reset();
+  checkStatus(file.close(), context, "close");
+}
+
+}  // namespace detail
+}  // namespace subsim

@@ -1,0 +1,28 @@
+#pragma once
+// Test-only helpers that corrupt a problem file in place, so that the tests can exercise every
+// error path of readProblemFile without HDF5's headers (which only the library sees).  Not for
+// production use: errors throw std::runtime_error with HDF5's reason.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace subsim::detail {
+
+/// Replaces dataset `object` (an absolute path in the file, e.g. "/problems/000000/b") by one
+/// holding `values`: 1-D when cols == 0, else values.size() / cols rows of `cols`; stored as
+/// 64-bit floats, or as 32-bit ints when `integers` (values are then truncated).
+void rewriteDatasetForTesting(const std::string& path, const std::string& object,
+                              const std::vector<double>& values, std::size_t cols, bool integers);
+
+/// Removes the link `object` (a group or dataset, absolute path).
+void removeObjectForTesting(const std::string& path, const std::string& object);
+
+/// Removes attribute `name` of `object` ("/" for the root).
+void removeAttributeForTesting(const std::string& path, const std::string& object,
+                               const std::string& name);
+
+/// Sets (replacing) the 32-bit int attribute `name` of `object`.
+void setIntAttributeForTesting(const std::string& path, const std::string& object,
+                               const std::string& name, int value);
+
+}  // namespace subsim::detail

@@ -1,0 +1,344 @@
+#include "subsim/solvers/al_newton_solver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "subsim/problem/cone_projection.hpp"
+#include "subsim/solvers/exact_line_search.hpp"
+
+namespace subsim {
+
+namespace {
+// Armijo constant and step floor of the damped semismooth Newton baseline.
+constexpr double kArmijo = 1e-4;
+constexpr int kMaxHalvings = 30;
+// Inner Newton loops stop below this velocity-scaled residual (m/s) when the tolerance is 0 or
+// looser; a Newton step on the piecewise-quadratic h lands on the root up to rounding once the
+// active set is right, so the floor only has to sit above rounding.
+constexpr double kNewtonFloor = 1e-11;
+}  // namespace
+
+std::string_view AlNewtonSolver::name() const {
+  switch (variant_) {
+    case Variant::Canal:
+      return "canal";
+    case Variant::SemismoothNewton:
+      return "ssn";
+    case Variant::TrustRegionDogleg:
+      return "tr-dogleg";
+  }
+  return "canal";
+}
+
+void AlNewtonSolver::evaluateOperator(const VecX& jv, const VecX* jd, double step, VecX& lambda_out,
+                                      double* blocks) const {
+  const StepProblem& p = *p_;
+  const bool prox = variant_ == Variant::Canal;
+  for (int j = 0; j < p.numConstraints(); ++j) {
+    const Constraint& c = p.constraints[j];
+    const int o = c.row_offset;
+    const double beta = beta_;
+    double x[6];
+    for (int r = 0; r < c.rows; ++r) x[r] = jv[o + r] + (jd != nullptr ? step * (*jd)[o + r] : 0.0);
+    double* D = blocks != nullptr ? blocks + system_.blockOffset(j) : nullptr;
+    if (D != nullptr) std::fill(D, D + c.rows * c.rows, 0.0);
+    switch (c.type) {
+      case ConstraintType::Bilateral:
+      case ConstraintType::Unilateral:
+        for (int r = 0; r < c.rows; ++r) {
+          const double star = -beta * (x[r] + p.e[o + r]) - u_[o + r];  // (13)
+          const bool active = c.type == ConstraintType::Bilateral || star > 0.0;
+          lambda_out[o + r] = active ? star : 0.0;  // (14)
+          if (D != nullptr) D[r * c.rows + r] = active ? beta : 0.0;
+        }
+        break;
+      case ConstraintType::Soft:
+        for (int r = 0; r < c.rows; ++r) {
+          const double k = p.soft_k[o + r], damping = p.soft_c[o + r];
+          // (15): lambda = -(c (beta J v + u) + beta k e) / (c + beta).
+          lambda_out[o + r] =
+              -(damping * (beta * x[r] + u_[o + r]) + beta * k * p.e[o + r]) / (damping + beta);
+          if (D != nullptr) D[r * c.rows + r] = beta * damping / (damping + beta);
+        }
+        break;
+      case ConstraintType::Contact: {
+        // (20)-(21): the cascaded shift enters the normal row only (shift_ is 0 for the
+        // strict-operator variants).
+        const Vec3 star(-beta * (x[0] + p.e[o] + shift_[o]) - u_[o],
+                        -beta * (x[1] + p.e[o + 1]) - u_[o + 1],
+                        -beta * (x[2] + p.e[o + 2]) - u_[o + 2]);
+        const Vec3 l = prox ? projectConeProx(star, c.mu) : projectConeStrict(star, c.mu);
+        lambda_out[o] = l[0];
+        lambda_out[o + 1] = l[1];
+        lambda_out[o + 2] = l[2];
+        if (D != nullptr) {
+          const Mat3 G = prox ? jacobianConeProx(star, c.mu) : jacobianConeStrict(star, c.mu);
+          for (int r = 0; r < 3; ++r)
+            for (int s = 0; s < 3; ++s) D[r * 3 + s] = beta * G(r, s);  // (23)-(24)
+        }
+        break;
+      }
+    }
+  }
+}
+
+double AlNewtonSolver::scaledNorm(const VecX& r) const {
+  double norm = 0.0;
+  for (int i = 0; i < r.size(); ++i) norm = std::max(norm, std::abs(r[i] * inv_diag_a_[i]));
+  return norm;
+}
+
+double AlNewtonSolver::residual(const VecX& v, VecX& jv, VecX& lambda, VecX& r) {
+  const auto& J = system_.J();
+  jv.noalias() = J * v;
+  evaluateOperator(jv, nullptr, 0.0, lambda, nullptr);
+  r.noalias() = system_.A() * v;
+  r -= Eigen::Map<const VecX>(p_->b.data(), p_->numDof());
+  r.noalias() -= J.transpose() * lambda;
+  return scaledNorm(r);
+}
+
+void AlNewtonSolver::applyH(const VecX& x, bool transpose, VecX& y) {
+  const StepProblem& p = *p_;
+  tmp_m_.noalias() = system_.J() * x;
+  for (int j = 0; j < p.numConstraints(); ++j) {
+    const Constraint& c = p.constraints[j];
+    const double* D = blocks_.data() + system_.blockOffset(j);
+    double out[6];
+    for (int r = 0; r < c.rows; ++r) {
+      double acc = 0.0;
+      for (int s = 0; s < c.rows; ++s)
+        acc += (transpose ? D[s * c.rows + r] : D[r * c.rows + s]) * tmp_m_[c.row_offset + s];
+      out[r] = acc;
+    }
+    for (int r = 0; r < c.rows; ++r) trial_jv_[c.row_offset + r] = out[r];
+  }
+  y.noalias() = system_.A() * x;
+  y.noalias() += system_.J().transpose() * trial_jv_;
+}
+
+bool AlNewtonSolver::canalStep() {
+  system_.fill(blocks_.data());
+  if (!system_.factorizeSymmetric()) return false;
+  tmp_n_ = -r_;
+  system_.solveSymmetric(tmp_n_, d_);  // (25)
+  jd_.noalias() = system_.J() * d_;
+  ad_.noalias() = system_.A() * d_;
+  const double dad = d_.dot(ad_);
+  // g(alpha) = d^T (A v - b) + alpha d^T A d - (J d)^T lambda(v + alpha d), with
+  // d^T (A v - b) = d^T r + (J d)^T lambda(v).
+  const double g_base = d_.dot(r_) + jd_.dot(lambda_);
+  const double g0 = d_.dot(r_);
+  if (!(g0 < 0.0)) return true;  // at the minimum already (up to rounding)
+  const StepProblem& p = *p_;
+  const auto g = [&](double alpha, double* dg) {
+    evaluateOperator(jv_, &jd_, alpha, trial_lambda_, trial_blocks_.data());
+    double curvature = dad;
+    for (int j = 0; j < p.numConstraints(); ++j) {
+      const Constraint& c = p.constraints[j];
+      const double* D = trial_blocks_.data() + system_.blockOffset(j);
+      const double* x = jd_.data() + c.row_offset;
+      for (int r = 0; r < c.rows; ++r)
+        for (int s = 0; s < c.rows; ++s) curvature += x[r] * D[r * c.rows + s] * x[s];
+    }
+    *dg = curvature;
+    return g_base + alpha * dad - jd_.dot(trial_lambda_);
+  };
+  const LineSearchResult ls = exactLineSearch(g, g0);  // (26)
+  line_search_evaluations_ += ls.evaluations;
+  v_ += ls.alpha * d_;
+  residual(v_, jv_, lambda_, r_);
+  return true;
+}
+
+bool AlNewtonSolver::semismoothStep() {
+  system_.fill(blocks_.data());
+  if (!system_.factorizeGeneral()) return false;
+  tmp_n_ = -r_;
+  system_.solveGeneral(tmp_n_, d_);
+  const double f0 = r_.squaredNorm();
+  double alpha = 1.0;
+  for (int k = 0; k < kMaxHalvings; ++k) {
+    trial_v_ = v_ + alpha * d_;
+    residual(trial_v_, trial_jv_, trial_lambda_, trial_r_);
+    ++line_search_evaluations_;
+    // Armijo on ||r||^2 / 2, whose derivative along the Newton direction is -||r||^2.
+    if (trial_r_.squaredNorm() <= (1.0 - 2.0 * kArmijo * alpha) * f0) break;
+    alpha *= 0.5;
+  }
+  v_ = trial_v_;
+  residual(v_, jv_, lambda_, r_);
+  return true;
+}
+
+bool AlNewtonSolver::doglegStep() {
+  system_.fill(blocks_.data());
+  const bool factored = system_.factorizeGeneral();
+  if (factored) {
+    tmp_n_ = -r_;
+    system_.solveGeneral(tmp_n_, d_);  // Newton step
+  }
+  applyH(r_, true, g_);  // gradient of ||r||^2 / 2
+  applyH(g_, false, hg_);
+  const double gg = g_.squaredNorm(), hghg = hg_.squaredNorm();
+  if (gg == 0.0) return true;
+  const double cauchy = hghg > 0.0 ? gg / hghg : 0.0;
+  const double newton_norm = factored && d_.allFinite() ? d_.norm() : 0.0;
+  if (radius_ <= 0.0) radius_ = newton_norm > 0.0 ? newton_norm : cauchy * std::sqrt(gg);
+  if (factored && newton_norm > 0.0 && newton_norm <= radius_) {
+    // Newton step inside the trust region: keep d_.
+  } else if (!factored || newton_norm == 0.0 || cauchy * std::sqrt(gg) >= radius_) {
+    d_ = -(radius_ / std::sqrt(gg)) * g_;
+  } else {
+    // d = d_C + tau (d_N - d_C) with ||d|| = radius.
+    tmp_n_ = -cauchy * g_;  // d_C
+    d_ -= tmp_n_;           // d_N - d_C
+    const double a = d_.squaredNorm(), b = 2.0 * tmp_n_.dot(d_),
+                 c = tmp_n_.squaredNorm() - radius_ * radius_;
+    const double tau = (-b + std::sqrt(std::max(b * b - 4.0 * a * c, 0.0))) / (2.0 * a);
+    d_ = tmp_n_ + tau * d_;
+  }
+  applyH(d_, false, hd_);
+  const double f0 = 0.5 * r_.squaredNorm();
+  const double predicted = f0 - 0.5 * (r_ + hd_).squaredNorm();
+  trial_v_ = v_ + d_;
+  residual(trial_v_, trial_jv_, trial_lambda_, trial_r_);
+  ++line_search_evaluations_;
+  const double actual = f0 - 0.5 * trial_r_.squaredNorm();
+  const double rho = predicted > 0.0 ? actual / predicted : -1.0;
+  const double step = d_.norm();
+  if (rho < 0.25)
+    radius_ = 0.25 * step;
+  else if (rho > 0.75 && step >= 0.99 * radius_)
+    radius_ = 2.0 * radius_;
+  if (rho > 1e-4) {
+    v_ = trial_v_;
+    residual(v_, jv_, lambda_, r_);
+  }
+  return true;
+}
+
+void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
+                           StepSolution& sol) {
+  const auto t0 = std::chrono::steady_clock::now();
+  p_ = &p;
+  const int n = p.numDof(), m = p.numRows();
+  system_.assemble(p);
+  for (VecX* x : {&v_, &r_, &d_, &ad_, &trial_v_, &trial_r_, &tmp_n_, &g_, &hg_, &hd_, &inv_diag_a_,
+                  &best_v_})
+    x->resize(n);
+  for (VecX* x :
+       {&u_, &shift_, &jv_, &lambda_, &jd_, &trial_jv_, &trial_lambda_, &tmp_m_, &best_lambda_})
+    x->resize(m);
+  blocks_.resize(system_.blockStorageSize());
+  trial_blocks_.resize(system_.blockStorageSize());
+  for (int i = 0; i < n; ++i) {
+    const double a = system_.A().coeff(i, i);
+    inv_diag_a_[i] = a > 0.0 ? 1.0 / a : 0.0;
+  }
+
+  // Initial penalty: beta0_scale times rule (23)'s Tr(A) / Tr(J^T J).
+  double trace_a = 0.0;
+  for (int i = 0; i < p.numSubsystems(); ++i) trace_a += p.A(i).trace();
+  const double trace_jtj = m > 0 ? system_.J().squaredNorm() : 0.0;
+  const double base = trace_jtj > 0.0 ? trace_a / trace_jtj : 1.0;
+  beta_ = options_.beta0_scale * base;
+  const double beta_max = options_.beta_max_scale * base;
+
+  // Warm start: u = -lambda (journal 39), v = the vhat guess.
+  if (sol.lambda.size() == m)
+    u_ = -sol.lambda;
+  else
+    u_.setZero();
+  // v^0 = A^{-1} (b - J^T u): the motion the warm-start impulses produce, so that the first Newton
+  // step starts next to the previous step's active set (the vhat guess v_k ignores this step's
+  // forces and impulses).
+  tmp_n_ = Eigen::Map<const VecX>(p.b.data(), n);
+  tmp_n_.noalias() -= system_.J().transpose() * u_;
+  system_.fillPenalty(0.0);
+  if (system_.factorizeSymmetric())
+    system_.solveSymmetric(tmp_n_, v_);
+  else if (sol.vhat.size() == n)
+    v_ = sol.vhat;
+  else
+    v_.setZero();
+  // Cascaded convexification (20): z^0 = J v^0, shift_n = mu ||z_t||.
+  shift_.setZero();
+  jv_.noalias() = system_.J() * v_;
+  if (variant_ == Variant::Canal)
+    for (const Constraint& c : p.constraints)
+      if (c.type == ConstraintType::Contact)
+        shift_[c.row_offset] = c.mu * std::hypot(jv_[c.row_offset + 1], jv_[c.row_offset + 2]);
+
+  SolveStats& st = sol.stats;
+  const int max_it = beginStats(st, "AL primal + scaled Newton residual, max-norm (m/s)", settings);
+  const double newton_threshold = std::max(0.1 * settings.tolerance, kNewtonFloor);
+  al_loops_ = 0;
+  line_search_evaluations_ = 0;
+  radius_ = 0.0;
+  double newton_res = residual(v_, jv_, lambda_, r_);
+  double primal = 0.0, primal_prev = std::numeric_limits<double>::infinity();
+  // The best AL iterate is returned: a loop cut short by the budget (or an inner solve that
+  // stalls after a penalty increase) can leave a worse one behind.
+  double best_total = std::numeric_limits<double>::infinity();
+  best_v_ = v_;
+  best_lambda_ = -u_;
+  double total = newton_res;
+  int iterations = 0;
+  while (iterations < max_it) {
+    ++al_loops_;
+    int inner = 0;
+    do {
+      if (settings.on_iteration) settings.on_iteration(iterations);
+      evaluateOperator(jv_, nullptr, 0.0, lambda_, blocks_.data());
+      bool ok = true;
+      switch (variant_) {
+        case Variant::Canal:
+          ok = canalStep();
+          break;
+        case Variant::SemismoothNewton:
+          ok = semismoothStep();
+          break;
+        case Variant::TrustRegionDogleg:
+          ok = doglegStep();
+          break;
+      }
+      ++iterations;
+      ++inner;
+      newton_res = scaledNorm(r_);
+      if (settings.record_history) st.residual_history.push_back(newton_res + primal);
+      if (!ok) break;
+    } while (iterations < max_it && inner < options_.max_inner && newton_res > newton_threshold);
+
+    // Multiplier update (12): z = J v + (u + lambda) / beta, u <- -lambda.
+    primal = 0.0;
+    for (int i = 0; i < m; ++i) {
+      const double gap = (u_[i] + lambda_[i]) / beta_;
+      primal = std::max(primal, std::abs(gap));
+      tmp_m_[i] = jv_[i] + gap;  // z
+    }
+    u_ = -lambda_;
+    if (variant_ == Variant::Canal)
+      for (const Constraint& c : p.constraints)
+        if (c.type == ConstraintType::Contact)
+          shift_[c.row_offset] =
+              c.mu * std::hypot(tmp_m_[c.row_offset + 1], tmp_m_[c.row_offset + 2]);
+    total = primal + newton_res;
+    if (total < best_total) {
+      best_total = total;
+      best_v_ = v_;
+      best_lambda_ = lambda_;
+    }
+    if (settings.tolerance > 0.0 && total < settings.tolerance) break;
+    if (primal > options_.zeta * primal_prev) beta_ = std::min(options_.kappa * beta_, beta_max);
+    primal_prev = primal;
+    if (iterations < max_it) newton_res = residual(v_, jv_, lambda_, r_);
+  }
+  sol.vhat = best_v_;
+  sol.lambda = best_lambda_;
+  finishStats(st, iterations, std::isfinite(best_total) ? best_total : total, settings, t0);
+}
+
+}  // namespace subsim

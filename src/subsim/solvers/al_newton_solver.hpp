@@ -1,0 +1,107 @@
+#pragma once
+// Augmented-Lagrangian Newton solvers of "Variations of Augmented Lagrangian for Robotic
+// Multi-Contact Simulation" (Lee et al.; the AL paper): CANAL (section 3) and the two ablation
+// baselines of its Table II, which share CANAL's outer AL loop and differ in the inner solver.
+//
+// Outer loop (AL method, eqs. 6, 11-12), per loop l with penalty beta and multipliers u fixed:
+//   solve r(v) = A v - b - sum_i J_i^T lambda_i(v) = 0,  lambda_i = T_i(lambda*_i),
+//         lambda*_i = -beta (J_i v + e~_i) - u_i                                   (13), (19)/(21)
+//   then z_i = J_i v + (u_i + lambda_i) / beta and u_i <- u_i + beta (J_i v - z_i) = -lambda_i
+//   (12); the primal residual ||J v - z||_inf = ||u_old + lambda||_inf / beta (m/s).  When it
+//   does not drop by zeta per loop, beta <- min(kappa beta, beta_max) (27).
+// T_i per constraint type: bilateral lambda*; unilateral max(lambda*, 0) (14); soft
+// -(c (beta J v + u) + beta k e) / (c + beta) (15); contact: the cone operator of the variant.
+//
+// Variants (Table II):
+//   Canal            cascaded convexification (20)-(21): e~_i = e_i + [mu ||z^l_{i,t}||, 0, 0]
+//                    frozen per loop and the prox (Euclidean) cone projection, so that r is the
+//                    gradient of the strongly convex h(v) = v^T A v / 2 - b^T v + sum_i
+//                    ||lambda_i||^2 / (2 beta) (Prop. 3).  Newton (24)-(25) with H = A + sum_i
+//                    J_i^T D_i J_i, D_i = beta dT_i/dlambda*_i (eq. 23), SPD: sparse LDL^T; exact
+//                    line search (26) by safeguarded Newton-bisection on g(alpha) = d^T r(v + alpha
+//                    d).
+//   SemismoothNewton the strict cone operator (16)-(17) on (19) (e~ = e): H is not symmetric
+//                    (sparse LU); backtracking (Armijo) on the merit ||r||^2 / 2.
+//   TrustRegionDogleg the strict operator on (19) with a dogleg trust region on ||r||^2 / 2
+//                    (Nocedal & Wright, Numerical Optimization, 4.1): Newton step when it fits
+//                    the radius, else the Cauchy step or the dogleg between them.
+// The paper leaves kappa, zeta, beta_max, the thresholds and the initial beta open: the values
+// here are in AlNewtonOptions, chosen as documented there.
+//
+// Iterations: SolverSettings::max_iterations caps the Newton iterations summed over all AL loops
+// (one linear solve each: the unit the papers' tables give a tenth of the first-order budget);
+// every AL loop runs at least one, so tolerance 0 runs exactly max_iterations.  The stopping
+// residual (SolveStats::residual_name) is the AL primal residual of the last loop plus the
+// current Newton residual, ||diag(A)^{-1} r||_inf, both in m/s; the history gets one entry per
+// Newton iteration.
+// Warm start: u = -lambda from the solution passed in, v = its vhat guess (else v = 0).
+// Allocation: CANAL's loop performs none (LDL^T in place); SparseLU's factorisation of the two
+// baselines allocates, which they are exempt from as ablation references.  Single-threaded.
+#include <vector>
+
+#include "subsim/solvers/solver.hpp"
+#include "subsim/solvers/sparse_newton_system.hpp"
+
+namespace subsim {
+
+struct AlNewtonOptions {
+  /// beta0 = beta0_scale * Tr(A) / Tr(J^T J): rule (23)'s mass-per-constraint-row scale, so the
+  /// initial penalty is the same multiple of the bodies' inertia in every scene (the paper's
+  /// beta0 = 1e4 is for its kilogram-scale robots and objects).
+  /// Measured on the granular scene (a recorded mid-run step, 3 to 90 Newton iterations): 10
+  /// keeps each AL loop's Newton solve to a few iterations; 1e3 needs 10-30 per loop there.
+  double beta0_scale = 10.0;
+  double kappa = 10.0;  // beta increase factor (27)
+  double zeta = 0.25;   // required primal decrease per AL loop before beta grows (27)
+  /// beta_max relative to Tr(A) / Tr(J^T J).  Above about 1e3 the granular scene's Newton solves
+  /// stall on active-set changes (exact line search steps of 0.01-0.3) and the iterates degrade.
+  double beta_max_scale = 1e3;
+  int max_inner = 30;  // Newton iterations per AL loop at most
+};
+
+class AlNewtonSolver final : public Solver {
+ public:
+  enum class Variant { Canal, SemismoothNewton, TrustRegionDogleg };
+  explicit AlNewtonSolver(Variant variant, AlNewtonOptions options = AlNewtonOptions())
+      : variant_(variant), options_(options) {}
+
+  std::string_view name() const override;
+  void solve(const StepProblem& problem, const SolverSettings& settings,
+             StepSolution& solution) override;
+
+  /// Penalty at the end of the last solve, AL loops and line-search evaluations it took.
+  double beta() const { return beta_; }
+  int alLoops() const { return al_loops_; }
+  int lineSearchEvaluations() const { return line_search_evaluations_; }
+
+ private:
+  // lambda = T(lambda*(jv + step * jd)) for every constraint; D_i = beta dT/dlambda* when
+  // `blocks` is set.  Returns nothing; writes lambda_out.
+  void evaluateOperator(const VecX& jv, const VecX* jd, double step, VecX& lambda_out,
+                        double* blocks) const;
+  // r = A v - b - J^T lambda (lambda from evaluateOperator at v); returns ||diag(A)^-1 r||_inf.
+  double residual(const VecX& v, VecX& jv, VecX& lambda, VecX& r);
+  double scaledNorm(const VecX& r) const;
+  // One inner iteration of each variant from v (jv, lambda, r current); returns false when the
+  // linear system could not be factored (then v is unchanged).
+  bool canalStep();
+  bool semismoothStep();
+  bool doglegStep();
+  // y = H x or H^T x with the current blocks (dogleg).
+  void applyH(const VecX& x, bool transpose, VecX& y);
+
+  Variant variant_;
+  AlNewtonOptions options_;
+  const StepProblem* p_ = nullptr;
+  SparseNewtonSystem system_;
+  double beta_ = 1.0;
+  double radius_ = 0.0;  // dogleg trust radius (||.||_2 of the step)
+  int al_loops_ = 0;
+  int line_search_evaluations_ = 0;
+  // Workspace, sized per solve.
+  VecX u_, shift_, v_, jv_, lambda_, r_, d_, jd_, ad_, trial_v_, trial_jv_, trial_lambda_, trial_r_,
+      tmp_n_, tmp_m_, g_, hg_, hd_, inv_diag_a_, best_v_, best_lambda_;
+  std::vector<double> blocks_, trial_blocks_;  // D_i at v and at the line search's point
+};
+
+}  // namespace subsim

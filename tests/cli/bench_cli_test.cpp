@@ -1,0 +1,399 @@
+// End-to-end tests of `subsim bench`: the table in its three formats, the Newton iteration rule,
+// failure marks, identical inputs in recorded-problem mode, the convergence study and bad input.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "subsim/solvers/solver.hpp"
+
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+Result run(const std::string& args) {
+  // One stderr file per call and process: ctest runs tests of this binary in parallel.
+  static int calls = 0;
+  const std::string err_file = ::testing::TempDir() + "subsim_bench_stderr_" +
+                               std::to_string(getpid()) + "_" + std::to_string(calls++) + ".txt";
+  const std::string cmd = std::string(SUBSIM_CLI) + " " + args + " 2>" + err_file;
+  Result r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err_file);
+  r.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::remove(err_file.c_str());
+  return r;
+}
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// A unique path per process in the test temp directory (ctest runs tests in parallel).
+std::string tempPath(const std::string& name) {
+  return ::testing::TempDir() + "subsim_bench_" + std::to_string(getpid()) + "_" + name;
+}
+
+std::vector<std::vector<std::string>> parseCsv(const std::string& text) {
+  // The bench quotes only failure reasons, which the tests below never need to split.
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::string field;
+    bool quoted = false;
+    for (char ch : line) {
+      if (ch == '"') {
+        quoted = !quoted;
+      } else if (ch == ',' && !quoted) {
+        fields.push_back(field);
+        field.clear();
+      } else {
+        field += ch;
+      }
+    }
+    fields.push_back(field);
+    rows.push_back(fields);
+  }
+  return rows;
+}
+
+/// The first registered Newton-type solver, or "" while none is registered.
+std::string newtonSolver() {
+  for (const std::string& name : subsim::solverNames())
+    if (subsim::isNewtonTypeSolver(name)) return name;
+  return {};
+}
+
+/// Same search as the bench: python3 on PATH, then Debian's own.
+bool matplotlibAvailable() {
+  for (const char* python : {"python3", "/usr/bin/python3"})
+    if (std::system((std::string(python) + " -c 'import matplotlib' >/dev/null 2>&1").c_str()) == 0)
+      return true;
+  return false;
+}
+
+constexpr const char* kSmall = "granular:spheres=27 --steps 5";
+
+TEST(BenchCli, MarkdownHasThePapersTableShape) {
+  const Result r = run(std::string("bench ") + kSmall + " --solvers pgs,subadmm --iterations 5,10");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "## granular:spheres=27")) << r.out;
+  EXPECT_TRUE(contains(r.out, "| solver | 5 it.: AT (ms) | AA | 10 it.: AT (ms) | AA |")) << r.out;
+  EXPECT_TRUE(contains(r.out, "| pgs |")) << r.out;
+  EXPECT_TRUE(contains(r.out, "| subadmm |")) << r.out;
+  // The machine-independent conditions are stated.
+  EXPECT_TRUE(contains(r.out, "5 steps of dt = 0.01 s")) << r.out;
+  EXPECT_TRUE(contains(r.out, "Threads: 1")) << r.out;
+  EXPECT_TRUE(contains(r.out, "Tolerance 0")) << r.out;
+  EXPECT_TRUE(contains(r.out, "Mode: scene")) << r.out;
+  EXPECT_FALSE(contains(r.out, "✗")) << r.out;
+}
+
+TEST(BenchCli, CsvHasOneRowPerCell) {
+  const Result r =
+      run("bench granular:spheres=27 stack:boxes=3 --steps 5 --solvers pgs,pj --iterations 4,8 "
+          "--format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = parseCsv(r.out);
+  ASSERT_EQ(rows.size(), 1u + 2 * 2 * 2) << r.out;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
+            "scene,solver,iterations,at_ms,aa,aa_fb,failed,failure_reason");
+  std::set<std::string> cells;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), 8u) << i;
+    cells.insert(rows[i][0] + "/" + rows[i][1] + "/" + rows[i][2]);
+    EXPECT_GT(std::stod(rows[i][3]), 0.0) << i;  // at_ms
+    EXPECT_GT(std::stod(rows[i][4]), 0.0) << i;  // aa
+    EXPECT_FALSE(rows[i][5].empty()) << i;       // aa_fb: both scenes have contacts
+    EXPECT_EQ(rows[i][6], "false") << i;
+  }
+  EXPECT_EQ(cells.size(), 8u);
+  EXPECT_TRUE(cells.count("stack:boxes=3/pj/8"));
+}
+
+TEST(BenchCli, JsonRowsCarryEveryField) {
+  const Result r =
+      run(std::string("bench ") + kSmall + " --solvers subadmm,fadmm --iterations 6 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["mode"], "scene");
+  ASSERT_EQ(j["rows"].size(), 2u);
+  for (const auto& row : j["rows"]) {
+    for (const char* field :
+         {"scene", "solver", "iterations", "at_ms", "aa", "aa_fb", "failed", "failure_reason"})
+      EXPECT_TRUE(row.contains(field)) << field;
+    EXPECT_EQ(row["scene"], "granular:spheres=27");
+    EXPECT_EQ(row["iterations"], 6);
+    EXPECT_EQ(row["steps_done"], 5);
+    EXPECT_FALSE(row["failed"].get<bool>());
+    EXPECT_GT(row["aa"].get<double>(), 0.0);
+  }
+  EXPECT_FALSE(j["rows"][0].contains("input_hash"));  // problems mode only
+}
+
+TEST(BenchCli, OutputWritesTheTableToAFile) {
+  const std::string path = tempPath("table.csv");
+  std::remove(path.c_str());
+  const Result r = run(std::string("bench ") + kSmall +
+                       " --solvers pgs --iterations 3 --format csv --output " + path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_TRUE(contains(readFile(path), "granular:spheres=27,pgs,3,")) << readFile(path);
+  std::remove(path.c_str());
+}
+
+TEST(BenchCli, NewtonTypeSolversGetATenthOfTheIterations) {
+  const std::string newton = newtonSolver();
+  if (newton.empty()) GTEST_SKIP() << "no Newton-type solver registered yet";
+  const Result json = run(std::string("bench ") + kSmall + " --solvers pgs," + newton +
+                          " --iterations 10,20,5 --format json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  std::map<std::string, std::vector<int>> iterations;
+  for (const auto& row : j["rows"]) iterations[row["solver"]].push_back(row["iterations"]);
+  EXPECT_EQ(iterations["pgs"], (std::vector<int>{10, 20, 5}));
+  EXPECT_EQ(iterations[newton], (std::vector<int>{1, 2, 1}));  // at least one
+
+  const Result md =
+      run(std::string("bench ") + kSmall + " --solvers pgs," + newton + " --iterations 30,60");
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_TRUE(contains(md.out, "| " + newton + " (3/6 it.) |")) << md.out;
+  EXPECT_TRUE(contains(md.out, "run a tenth of the iterations: 3/6 beside 30/60")) << md.out;
+}
+
+TEST(BenchCli, NoNewtonNoteWithoutNewtonSolvers) {
+  const Result r = run(std::string("bench ") + kSmall + " --solvers pgs --iterations 3");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(contains(r.out, "a tenth")) << r.out;
+}
+
+TEST(BenchCli, ATinyPenetrationLimitFailsEveryCell) {
+  const std::string args = std::string("bench ") + kSmall +
+                           " --solvers pgs,subadmm --iterations 4 --penetration-limit 1e-9";
+  const Result md = run(args);
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_TRUE(contains(md.out, "✗ pen ")) << md.out;
+  EXPECT_TRUE(contains(md.out, "above 1e-06 mm (--penetration-limit)")) << md.out;
+  const Result json = run(args + " --format json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  ASSERT_EQ(j["rows"].size(), 2u);
+  for (const auto& row : j["rows"]) {
+    EXPECT_TRUE(row["failed"].get<bool>());
+    const std::string reason = row["failure_reason"];
+    EXPECT_TRUE(contains(reason, "step ")) << reason;
+    EXPECT_TRUE(contains(reason, "penetration")) << reason;
+    EXPECT_LT(row["steps_done"].get<int>(), 5);
+  }
+}
+
+TEST(BenchCli, RecordedProblemsGiveEverySolverBitIdenticalInput) {
+  // Every registered solver, at two levels, on two scenes: one hash per scene, shared by all cells.
+  const Result r =
+      run("bench granular:spheres=27 stack:boxes=3 --steps 6 --iterations 4,8 --problems "
+          "--reference-iterations 20 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["mode"], "problems");
+  std::map<std::string, std::set<std::string>> hashes;
+  size_t rows = 0;
+  for (const auto& row : j["rows"]) {
+    const std::string hash = row["input_hash"];
+    EXPECT_EQ(hash.size(), 16u) << hash;
+    EXPECT_EQ(hash.find_first_not_of("0123456789abcdef"), std::string::npos) << hash;
+    hashes[row["scene"]].insert(hash);
+    EXPECT_EQ(row["steps"], 6);
+    ++rows;
+  }
+  EXPECT_EQ(rows, 2 * 2 * subsim::solverNames().size());
+  ASSERT_EQ(hashes.size(), 2u);
+  for (const auto& [scene, set] : hashes) EXPECT_EQ(set.size(), 1u) << scene;
+  EXPECT_NE(*hashes["granular:spheres=27"].begin(), *hashes["stack:boxes=3"].begin());
+  for (const auto& scene : j["scenes"]) {
+    EXPECT_TRUE(scene["input_hashes_agree"].get<bool>());
+    EXPECT_EQ(scene["problems_recorded"], 6);
+  }
+
+  // The recording is deterministic: a second bench sees the same inputs.
+  const Result again =
+      run("bench granular:spheres=27 --steps 6 --iterations 4 --solvers pj --problems "
+          "--reference-iterations 20 --format json");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(nlohmann::json::parse(again.out)["rows"][0]["input_hash"],
+            *hashes["granular:spheres=27"].begin());
+}
+
+TEST(BenchCli, RecordedProblemsMarkdownStatesTheHash) {
+  const Result r = run(std::string("bench ") + kSmall +
+                       " --solvers pgs,pj --iterations 3 --problems --reference-iterations 10");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "Mode: recorded problems")) << r.out;
+  EXPECT_TRUE(contains(r.out, "5 problems recorded")) << r.out;
+  EXPECT_TRUE(contains(r.out, "(identical for every cell)")) << r.out;
+}
+
+struct ConvergenceRows {
+  std::map<std::string, int> judge_rows, own_rows;  // per solver
+  bool monotone = true;
+  bool positive = true;
+};
+
+ConvergenceRows checkConvergenceCsv(const std::string& csv) {
+  ConvergenceRows c;
+  const auto rows = parseCsv(csv);
+  EXPECT_FALSE(rows.empty());
+  if (rows.empty()) return c;
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"solver", "iteration", "residual_name", "residual",
+                                               "cumulative_ms"}));
+  std::map<std::string, std::pair<int, double>> last;  // per (solver, residual): iteration, ms
+  for (size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].size(), 5u) << i;
+    if (rows[i].size() != 5u) continue;
+    const std::string& solver = rows[i][0];
+    const int iteration = std::stoi(rows[i][1]);
+    const double ms = std::stod(rows[i][4]);
+    (rows[i][2] == "constraint (AL sec. 6)" ? c.judge_rows : c.own_rows)[solver]++;
+    auto& [prev_it, prev_ms] = last[solver + "/" + rows[i][2]];
+    EXPECT_EQ(iteration, prev_it + 1) << i;
+    if (ms < prev_ms) c.monotone = false;
+    if (!(ms > 0.0)) c.positive = false;
+    prev_it = iteration;
+    prev_ms = ms;
+  }
+  return c;
+}
+
+TEST(BenchCli, ConvergenceWritesOneJudgeRowPerIteration) {
+  const std::string prefix = tempPath("conv");
+  std::remove((prefix + ".csv").c_str());
+  std::remove((prefix + ".png").c_str());
+  const Result r =
+      run("bench granular:spheres=27 --convergence --steps 10 --solvers pgs,subadmm "
+          "--iterations 8 --reference-iterations 30 --output " +
+          prefix);
+  // Without matplotlib the CSV is still written, and the exit code says what is missing.
+  if (matplotlibAvailable()) {
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  } else {
+    ASSERT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "python3-matplotlib")) << r.err;
+  }
+  EXPECT_TRUE(contains(r.out, "step 5")) << r.out;  // the middle of --steps 10
+  const ConvergenceRows c = checkConvergenceCsv(readFile(prefix + ".csv"));
+  EXPECT_EQ(c.judge_rows.at("pgs"), 8);
+  EXPECT_EQ(c.judge_rows.at("subadmm"), 8);
+  EXPECT_EQ(c.own_rows.at("pgs"), 8);
+  EXPECT_EQ(c.own_rows.at("subadmm"), 8);
+  EXPECT_TRUE(c.monotone);
+  EXPECT_TRUE(c.positive);
+  std::remove((prefix + ".csv").c_str());
+  std::remove((prefix + ".png").c_str());
+}
+
+TEST(BenchCli, ConvergenceGivesNewtonTypeSolversATenth) {
+  const std::string newton = newtonSolver();
+  if (newton.empty()) GTEST_SKIP() << "no Newton-type solver registered yet";
+  const std::string prefix = tempPath("conv_newton");
+  const std::string base = "bench stack:boxes=3 --convergence --step 4 --solvers pj," + newton +
+                           " --iterations 20 --no-plot --output " + prefix;
+  const Result r = run(base);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(contains(r.out, ".png")) << r.out;
+  ConvergenceRows c = checkConvergenceCsv(readFile(prefix + ".csv"));
+  EXPECT_EQ(c.judge_rows.at("pj"), 20);
+  EXPECT_EQ(c.judge_rows.at(newton), 2);
+  run(base + " --newton-iterations 3");
+  c = checkConvergenceCsv(readFile(prefix + ".csv"));
+  EXPECT_EQ(c.judge_rows.at(newton), 3);
+  EXPECT_TRUE(c.monotone);
+  std::remove((prefix + ".csv").c_str());
+  std::remove((prefix + ".png").c_str());
+}
+
+TEST(BenchCli, ConvergenceDrawsAPng) {
+  if (!matplotlibAvailable()) GTEST_SKIP() << "python3 cannot import matplotlib";
+  const std::string prefix = tempPath("conv_png");
+  std::remove((prefix + ".png").c_str());
+  const Result r =
+      run("bench stack:boxes=3 --convergence --step 3 --solvers pgs,fadmm --iterations 6 "
+          "--output " +
+          prefix);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string png = readFile(prefix + ".png");
+  ASSERT_GT(png.size(), 8u);
+  EXPECT_EQ(png.substr(1, 3), "PNG");
+  EXPECT_TRUE(contains(r.out, "wrote " + prefix + ".png")) << r.out;
+  std::remove((prefix + ".csv").c_str());
+  std::remove((prefix + ".png").c_str());
+}
+
+TEST(BenchCli, BadInputIsExitTwoWithAMessageNamingTheOption) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"bench nosuchscene", "unknown scene 'nosuchscene'"},
+      {"bench granular:sphres=3", "sphres"},
+      {"bench", "scenes"},
+      {"bench granular --solvers nosuch", "--solvers: unknown solver 'nosuch'"},
+      {"bench granular --solvers pgs,,pj", "--solvers: expected a comma-separated list"},
+      {"bench granular --solvers ''", "--solvers: expected a comma-separated list"},
+      {"bench granular --solvers pgs,pgs", "--solvers: 'pgs' is listed twice"},
+      {"bench granular --iterations 30,x", "--iterations: expected a comma-separated list"},
+      {"bench granular --iterations ''", "--iterations: expected"},
+      {"bench granular --iterations 30,", "--iterations: expected"},
+      {"bench granular --iterations 0", "--iterations: expected"},
+      {"bench granular --iterations=-30", "--iterations: expected"},
+      {"bench granular --iterations 30,30", "--iterations: 30 is listed twice"},
+      {"bench granular --steps -1", "--steps"},
+      {"bench granular --steps 0", "--steps"},
+      {"bench granular --steps x", "--steps"},
+      {"bench granular --threads 0", "--threads"},
+      {"bench granular --penetration-limit -1", "--penetration-limit"},
+      {"bench granular --penetration-limit 0", "--penetration-limit"},
+      {"bench granular --format xml", "--format"},
+      {"bench granular --reference-solver nosuch", "--reference-solver: unknown solver"},
+      {"bench granular --reference-iterations 0", "--reference-iterations"},
+      {"bench granular --output /nonexistent/dir/table.md", "--output: cannot write"},
+      {"bench granular --step 3", "--step applies only with --convergence"},
+      {"bench granular --newton-iterations 3", "--newton-iterations applies only"},
+      {"bench granular --no-plot", "--no-plot applies only"},
+      {"bench granular stack --convergence", "--convergence studies one scene"},
+      {"bench granular --convergence --iterations 10,20", "--convergence takes a single"},
+      {"bench granular --convergence --steps 4 --step 9", "--step: step 9 lies beyond"},
+      {"bench granular --convergence --output /nonexistent/dir/c", "--output: cannot write"},
+      {"bench granular --convergence --newton-iterations 0", "--newton-iterations"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Result r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, message)) << args << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
+  }
+}
+
+}  // namespace

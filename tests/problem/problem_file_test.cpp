@@ -1,0 +1,611 @@
+// Problem files: bit-exact round trips of problems taken from simulations, hashes that see every
+// bit, and a std::runtime_error naming the file and the object (never a crash) for corrupt files.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "subsim/problem/problem_file.hpp"
+#include "subsim/problem/problem_file_testing.hpp"
+#include "subsim/problem/problem_hash.hpp"
+#include "test_support.hpp"
+
+namespace subsim {
+namespace {
+
+// Per test and per process: ctest may run the tests of this executable in parallel.
+std::string tempPath(const std::string& suffix = "") {
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return ::testing::TempDir() + "subsim_problem_file_" + info->name() + "_" +
+         std::to_string(::getpid()) + suffix + ".h5";
+}
+
+// Removes the file when the test ends, pass or fail.
+struct TempFile {
+  std::string path;
+  explicit TempFile(std::string p) : path(std::move(p)) {}
+  ~TempFile() { std::remove(path.c_str()); }
+};
+
+/// `steps` consecutive problems (with the warm start each solver was given) after `warmup` steps.
+std::vector<RecordedProblem> recordProblems(const std::string& spec, int warmup, int steps) {
+  World world = test::worldAfter(spec, warmup);
+  std::vector<RecordedProblem> out;
+  for (int k = 0; k < steps; ++k) {
+    world.step();
+    out.push_back({world.lastProblem(), world.lastWarmStart()});
+  }
+  return out;
+}
+
+/// Problems in which contact, bilateral and soft rows all occur (granular: contacts and the rod's
+/// compliant weld; pendulum: ball joints; stack: box-box contacts).
+const std::vector<RecordedProblem>& mixedProblems() {
+  static const std::vector<RecordedProblem> problems = [] {
+    std::vector<RecordedProblem> all = recordProblems("granular:spheres=27", 40, 2);
+    for (const char* spec : {"pendulum:links=3", "stack:boxes=3"})
+      for (RecordedProblem& r : recordProblems(spec, 10, 1)) all.push_back(std::move(r));
+    return all;
+  }();
+  return problems;
+}
+
+std::vector<std::uint64_t> bits(const std::vector<double>& v) {
+  std::vector<std::uint64_t> out;
+  for (double x : v) out.push_back(std::bit_cast<std::uint64_t>(x));
+  return out;
+}
+std::vector<std::uint64_t> bits(const VecX& v) {
+  return bits(std::vector<double>(v.data(), v.data() + v.size()));
+}
+
+// Field by field rather than through the hash, so that the hash is tested independently.
+void expectBitIdentical(const RecordedProblem& x, const RecordedProblem& y) {
+  const StepProblem &p = x.problem, &q = y.problem;
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(p.dt), std::bit_cast<std::uint64_t>(q.dt));
+  ASSERT_EQ(p.subsystems.size(), q.subsystems.size());
+  for (std::size_t i = 0; i < p.subsystems.size(); ++i) {
+    EXPECT_EQ(p.subsystems[i].dof, q.subsystems[i].dof);
+    EXPECT_EQ(p.subsystems[i].dof_offset, q.subsystems[i].dof_offset);
+    EXPECT_EQ(p.subsystems[i].a_offset, q.subsystems[i].a_offset);
+  }
+  EXPECT_EQ(bits(p.a_data), bits(q.a_data));
+  EXPECT_EQ(bits(p.b), bits(q.b));
+  ASSERT_EQ(p.constraints.size(), q.constraints.size());
+  for (std::size_t j = 0; j < p.constraints.size(); ++j) {
+    const Constraint &c = p.constraints[j], &d = q.constraints[j];
+    EXPECT_EQ(c.type, d.type);
+    EXPECT_EQ(c.rows, d.rows);
+    EXPECT_EQ(c.row_offset, d.row_offset);
+    EXPECT_EQ(c.first_attachment, d.first_attachment);
+    EXPECT_EQ(c.num_attachments, d.num_attachments);
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(c.mu), std::bit_cast<std::uint64_t>(d.mu));
+    EXPECT_EQ(c.key, d.key);
+  }
+  ASSERT_EQ(p.attachments.size(), q.attachments.size());
+  for (std::size_t k = 0; k < p.attachments.size(); ++k) {
+    EXPECT_EQ(p.attachments[k].subsystem, q.attachments[k].subsystem);
+    EXPECT_EQ(p.attachments[k].rows, q.attachments[k].rows);
+    EXPECT_EQ(p.attachments[k].dof, q.attachments[k].dof);
+    EXPECT_EQ(p.attachments[k].j_offset, q.attachments[k].j_offset);
+  }
+  EXPECT_EQ(bits(p.jacobian_data), bits(q.jacobian_data));
+  EXPECT_EQ(bits(p.e), bits(q.e));
+  EXPECT_EQ(bits(p.soft_k), bits(q.soft_k));
+  EXPECT_EQ(bits(p.soft_c), bits(q.soft_c));
+  EXPECT_EQ(bits(x.warm_start.vhat), bits(y.warm_start.vhat));
+  EXPECT_EQ(bits(x.warm_start.lambda), bits(y.warm_start.lambda));
+}
+
+TEST(ProblemFile, RoundTripOfSimulatedProblemsIsBitExact) {
+  const std::vector<RecordedProblem>& problems = mixedProblems();
+  // The file must cover every kind of row that simulations produce, or the test proves little.
+  std::set<ConstraintType> types;
+  bool warm_lambda = false;
+  for (const RecordedProblem& r : problems) {
+    ASSERT_TRUE(r.problem.check().empty());
+    for (const Constraint& c : r.problem.constraints) types.insert(c.type);
+    warm_lambda = warm_lambda || (r.warm_start.lambda.size() > 0 &&
+                                  r.warm_start.lambda.cwiseAbs().maxCoeff() > 0.0);
+  }
+  EXPECT_TRUE(types.count(ConstraintType::Contact));
+  EXPECT_TRUE(types.count(ConstraintType::Bilateral));
+  EXPECT_TRUE(types.count(ConstraintType::Soft));
+  EXPECT_TRUE(warm_lambda) << "no problem carries a non-zero warm-start lambda";
+
+  TempFile file(tempPath());
+  const ProblemFileInfo info{"granular:spheres=27 + pendulum + stack", "subadmm", 1.0 / 300.0};
+  writeProblemFile(file.path, info, problems);
+  const ProblemFile read = readProblemFile(file.path);
+
+  EXPECT_EQ(read.info.scene, info.scene);
+  EXPECT_EQ(read.info.source_solver, info.source_solver);
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(read.info.dt), std::bit_cast<std::uint64_t>(info.dt));
+  ASSERT_EQ(read.problems.size(), problems.size());
+  for (std::size_t k = 0; k < problems.size(); ++k) {
+    SCOPED_TRACE("problem " + std::to_string(k));
+    expectBitIdentical(problems[k], read.problems[k]);
+    EXPECT_EQ(problemHash(read.problems[k].problem), problemHash(problems[k].problem));
+    EXPECT_EQ(solutionHash(read.problems[k].warm_start), solutionHash(problems[k].warm_start));
+  }
+}
+
+TEST(ProblemFile, EmptyProblemsRoundTrip) {
+  // A default problem (nothing at all), a body in free flight (zero constraints, the spinner has
+  // no gravity and nothing to touch), and one with an empty warm start.
+  std::vector<RecordedProblem> problems(1);
+  problems.push_back(recordProblems("spinner", 2, 1).front());
+  ASSERT_GT(problems[1].problem.numDof(), 0);
+  ASSERT_EQ(problems[1].problem.numConstraints(), 0);
+  problems.push_back({problems[1].problem, StepSolution()});
+
+  TempFile file(tempPath());
+  writeProblemFile(file.path, {"", "", 0.0}, problems);
+  const ProblemFile read = readProblemFile(file.path);
+  EXPECT_EQ(read.info.scene, "");
+  ASSERT_EQ(read.problems.size(), problems.size());
+  for (std::size_t k = 0; k < problems.size(); ++k) {
+    SCOPED_TRACE("problem " + std::to_string(k));
+    expectBitIdentical(problems[k], read.problems[k]);
+  }
+
+  // A file without problems is valid too.
+  writeProblemFile(file.path, {"none", "none", 0.01}, {});
+  EXPECT_TRUE(readProblemFile(file.path).problems.empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hashes
+
+// Applies `change` to a copy and expects problemHash to see it.
+void expectProblemHashChanges(const StepProblem& p, const std::string& what,
+                              const std::function<void(StepProblem&)>& change) {
+  StepProblem q = p;
+  change(q);
+  EXPECT_NE(problemHash(q), problemHash(p)) << what;
+}
+
+double nextUp(double x) {
+  return std::nextafter(x, std::numeric_limits<double>::infinity());
+}
+
+// A few indices (first, middle, last) of an array of n values: every value would make the test
+// quadratic in the problem size without testing more of the hash.
+std::vector<std::size_t> probeIndices(std::size_t n) {
+  if (n == 0) return {};
+  return {0, n / 2, n - 1};
+}
+
+TEST(ProblemHash, EqualForCopiesAndChangedByOneUlpInEveryField) {
+  const std::vector<RecordedProblem>& problems = mixedProblems();
+  for (std::size_t k = 0; k < problems.size(); ++k) {
+    SCOPED_TRACE("problem " + std::to_string(k));
+    const StepProblem& p = problems[k].problem;
+    const StepProblem copy = p;
+    EXPECT_EQ(problemHash(copy), problemHash(p));
+
+    expectProblemHashChanges(p, "dt", [](StepProblem& q) { q.dt = nextUp(q.dt); });
+    const struct {
+      const char* name;
+      std::vector<double> StepProblem::*member;
+    } arrays[] = {{"a_data", &StepProblem::a_data},
+                  {"b", &StepProblem::b},
+                  {"jacobian_data", &StepProblem::jacobian_data},
+                  {"e", &StepProblem::e},
+                  {"soft_k", &StepProblem::soft_k},
+                  {"soft_c", &StepProblem::soft_c}};
+    for (const auto& array : arrays)
+      for (std::size_t i : probeIndices((p.*array.member).size()))
+        expectProblemHashChanges(p, std::string(array.name) + "[" + std::to_string(i) + "]",
+                                 [&](StepProblem& q) {
+                                   double& v = (q.*array.member)[i];
+                                   v = nextUp(v);
+                                 });
+
+    for (std::size_t i : probeIndices(p.subsystems.size())) {
+      const std::string at = "[" + std::to_string(i) + "]";
+      expectProblemHashChanges(p, "dof" + at, [&](StepProblem& q) { ++q.subsystems[i].dof; });
+      expectProblemHashChanges(p, "dof_offset" + at,
+                               [&](StepProblem& q) { ++q.subsystems[i].dof_offset; });
+      expectProblemHashChanges(p, "a_offset" + at,
+                               [&](StepProblem& q) { ++q.subsystems[i].a_offset; });
+    }
+    for (std::size_t j : probeIndices(p.constraints.size())) {
+      const std::string at = "[" + std::to_string(j) + "]";
+      expectProblemHashChanges(p, "type" + at, [&](StepProblem& q) {
+        ConstraintType& t = q.constraints[j].type;
+        t = t == ConstraintType::Contact ? ConstraintType::Bilateral : ConstraintType::Contact;
+      });
+      expectProblemHashChanges(p, "rows" + at, [&](StepProblem& q) { ++q.constraints[j].rows; });
+      expectProblemHashChanges(p, "row_offset" + at,
+                               [&](StepProblem& q) { ++q.constraints[j].row_offset; });
+      expectProblemHashChanges(p, "first_attachment" + at,
+                               [&](StepProblem& q) { ++q.constraints[j].first_attachment; });
+      expectProblemHashChanges(p, "num_attachments" + at,
+                               [&](StepProblem& q) { ++q.constraints[j].num_attachments; });
+      expectProblemHashChanges(
+          p, "mu" + at, [&](StepProblem& q) { q.constraints[j].mu = nextUp(q.constraints[j].mu); });
+      expectProblemHashChanges(p, "key" + at, [&](StepProblem& q) { ++q.constraints[j].key; });
+    }
+    for (std::size_t a : probeIndices(p.attachments.size())) {
+      const std::string at = "[" + std::to_string(a) + "]";
+      expectProblemHashChanges(p, "subsystem" + at,
+                               [&](StepProblem& q) { ++q.attachments[a].subsystem; });
+      expectProblemHashChanges(p, "attachment rows" + at,
+                               [&](StepProblem& q) { ++q.attachments[a].rows; });
+      expectProblemHashChanges(p, "attachment dof" + at,
+                               [&](StepProblem& q) { ++q.attachments[a].dof; });
+      expectProblemHashChanges(p, "j_offset" + at,
+                               [&](StepProblem& q) { ++q.attachments[a].j_offset; });
+    }
+  }
+}
+
+TEST(ProblemHash, SeesSignOfZeroAndArrayBoundaries) {
+  StepProblem p, q;
+  p.b = {0.0};
+  q.b = {-0.0};
+  EXPECT_NE(problemHash(p), problemHash(q));
+  // The same values split differently between two arrays.
+  p.b = {1.0, 2.0};
+  p.e = {3.0};
+  q.b = {1.0};
+  q.e = {2.0, 3.0};
+  EXPECT_NE(problemHash(p), problemHash(q));
+  // An empty problem is not the same as a problem with one zero.
+  EXPECT_NE(problemHash(StepProblem()), problemHash(p));
+}
+
+TEST(SolutionHash, SeesVhatAndLambdaOnlyButEveryValue) {
+  const StepSolution& w = mixedProblems().front().warm_start;
+  ASSERT_GT(w.vhat.size(), 0);
+  ASSERT_GT(w.lambda.size(), 0);
+  StepSolution copy = w;
+  copy.stats.iterations = 99;
+  copy.stats.residual = 1.0;
+  EXPECT_EQ(solutionHash(copy), solutionHash(w)) << "stats are not part of the warm start";
+  for (VecX StepSolution::*member : {&StepSolution::vhat, &StepSolution::lambda})
+    for (std::size_t i : probeIndices(static_cast<std::size_t>((w.*member).size()))) {
+      StepSolution changed = w;
+      double& v = (changed.*member)[static_cast<Eigen::Index>(i)];
+      v = nextUp(v);
+      EXPECT_NE(solutionHash(changed), solutionHash(w)) << "index " << i;
+    }
+  // Moving the boundary between vhat and lambda changes the hash.
+  StepSolution a, b;
+  a.vhat = VecX::Ones(2);
+  a.lambda = VecX::Ones(1);
+  b.vhat = VecX::Ones(1);
+  b.lambda = VecX::Ones(2);
+  EXPECT_NE(solutionHash(a), solutionHash(b));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/// Expects readProblemFile to throw std::runtime_error whose message contains every fragment.
+void expectReadError(const std::string& path, const std::vector<std::string>& fragments) {
+  try {
+    readProblemFile(path);
+    ADD_FAILURE() << "no error reading " << path;
+  } catch (const std::runtime_error& e) {
+    const std::string message = e.what();
+    for (const std::string& f : fragments)
+      EXPECT_NE(message.find(f), std::string::npos) << "'" << f << "' not in: " << message;
+  }
+}
+
+// A valid file of a pendulum problem (bilateral rows) and a granular one (contacts, soft rows);
+// corruptions target the second, so that the messages must name /problems/000001.
+class CorruptProblemFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    problems_ = recordProblems("pendulum:links=2", 5, 1);
+    problems_.push_back(mixedProblems().front());
+    writeProblemFile(file_.path, {"test", "test", 0.01}, problems_);
+    ASSERT_EQ(readProblemFile(file_.path).problems.size(), 2u);
+  }
+  const StepProblem& problem() const { return problems_[1].problem; }
+  static std::vector<double> ints(const std::vector<int>& v) { return {v.begin(), v.end()}; }
+  std::vector<double> rowOffsets() const {
+    std::vector<int> v;
+    for (const Constraint& c : problem().constraints) v.push_back(c.row_offset);
+    return ints(v);
+  }
+  void rewrite(const std::string& name, const std::vector<double>& values, std::size_t cols = 0,
+               bool integers = false) {
+    detail::rewriteDatasetForTesting(file_.path, std::string(kGroup) + name, values, cols,
+                                     integers);
+  }
+
+  static constexpr const char* kGroup = "/problems/000001/";
+  TempFile file_{tempPath()};
+  std::vector<RecordedProblem> problems_;
+};
+
+TEST(ProblemFileErrors, MissingFile) {
+  const std::string path = tempPath("_does_not_exist");
+  expectReadError(path, {path});
+}
+
+TEST(ProblemFileErrors, TextFile) {
+  TempFile file(tempPath());
+  std::ofstream(file.path) << "not an HDF5 file, just text\n";
+  expectReadError(file.path, {file.path, "not an HDF5 file"});
+}
+
+TEST(ProblemFileErrors, WriterNamesAFileItCannotCreate) {
+  const std::string path = ::testing::TempDir() + "no_such_directory_subsim/problems.h5";
+  try {
+    writeProblemFile(path, {}, {});
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot create problem file '" + path + "'"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(ProblemFileErrors, WriterRejectsAnInvalidProblemBeforeTouchingTheFile) {
+  TempFile file(tempPath());
+  std::vector<RecordedProblem> problems = recordProblems("pendulum:links=2", 5, 2);
+  writeProblemFile(file.path, {"ok", "ok", 0.01}, problems);
+  problems[1].problem.constraints[0].row_offset = problems[1].problem.numRows();
+  try {
+    writeProblemFile(file.path, {"bad", "bad", 0.01}, problems);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(file.path), std::string::npos) << message;
+    EXPECT_NE(message.find("problem 1"), std::string::npos) << message;
+    EXPECT_NE(message.find("constraint_row_offset"), std::string::npos) << message;
+  }
+  EXPECT_EQ(readProblemFile(file.path).info.scene, "ok");
+  // A warm start that fits neither way is refused too.
+  problems = recordProblems("pendulum:links=2", 5, 1);
+  problems[0].warm_start.vhat = VecX::Zero(problems[0].problem.numDof() + 1);
+  EXPECT_THROW(writeProblemFile(file.path, {}, problems), std::invalid_argument);
+}
+
+TEST_F(CorruptProblemFile, NoSchemaVersion) {
+  detail::removeAttributeForTesting(file_.path, "/", "schema_version");
+  expectReadError(file_.path, {file_.path, "schema_version"});
+}
+
+TEST_F(CorruptProblemFile, WrongSchemaVersion) {
+  detail::setIntAttributeForTesting(file_.path, "/", "schema_version", 2);
+  expectReadError(file_.path, {file_.path, "schema_version", "2"});
+}
+
+TEST_F(CorruptProblemFile, CountDisagreesWithGroups) {
+  detail::setIntAttributeForTesting(file_.path, "/", "count", 3);
+  expectReadError(file_.path, {file_.path, "/count"});
+}
+
+TEST_F(CorruptProblemFile, MissingProblemsGroup) {
+  detail::removeObjectForTesting(file_.path, "/problems");
+  expectReadError(file_.path, {file_.path, "/problems"});
+}
+
+TEST_F(CorruptProblemFile, MissingDataset) {
+  detail::removeObjectForTesting(file_.path, std::string(kGroup) + "e");
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "e"});
+}
+
+TEST_F(CorruptProblemFile, MissingDtAttribute) {
+  detail::removeAttributeForTesting(file_.path, kGroup, "dt");
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "dt"});
+}
+
+TEST_F(CorruptProblemFile, DatasetOfWrongLength) {
+  std::vector<double> mu;
+  for (const Constraint& c : problem().constraints) mu.push_back(c.mu);
+  mu.pop_back();
+  rewrite("constraint_mu", mu);
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "constraint_mu"});
+}
+
+TEST_F(CorruptProblemFile, SoftRowsOfWrongLength) {
+  std::vector<double> soft_c = problem().soft_c;
+  soft_c.push_back(0.0);
+  rewrite("soft_c", soft_c);
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "soft_c"});
+}
+
+TEST_F(CorruptProblemFile, DatasetOfWrongType) {
+  // Integers would lose the recorded bits of b.
+  rewrite("b", problem().b, 0, true);
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "b"});
+}
+
+TEST_F(CorruptProblemFile, DatasetOfWrongShape) {
+  std::vector<double> subsystems;
+  for (const Subsystem& s : problem().subsystems)
+    subsystems.insert(subsystems.end(), {double(s.dof), double(s.dof_offset), double(s.a_offset)});
+  rewrite("subsystems", subsystems, 0, true);  // 1-D instead of n x 3
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "subsystems"});
+}
+
+TEST_F(CorruptProblemFile, RowOffsetOutOfRange) {
+  std::vector<double> offsets = rowOffsets();
+  offsets.back() = problem().numRows();
+  rewrite("constraint_row_offset", offsets, 0, true);
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "constraint_row_offset"});
+}
+
+TEST_F(CorruptProblemFile, NegativeRowOffset) {
+  std::vector<double> offsets = rowOffsets();
+  offsets.front() = -3;
+  rewrite("constraint_row_offset", offsets, 0, true);
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "constraint_row_offset"});
+}
+
+TEST_F(CorruptProblemFile, ConstraintTypeOutOfRange) {
+  std::vector<int> types;
+  for (const Constraint& c : problem().constraints) types.push_back(static_cast<int>(c.type));
+  types[0] = 4;
+  rewrite("constraint_type", ints(types), 0, true);
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "constraint_type", "4"});
+  types[0] = 256;  // would wrap to Bilateral in the enum's uint8
+  rewrite("constraint_type", ints(types), 0, true);
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "constraint_type", "256"});
+}
+
+TEST_F(CorruptProblemFile, AttachmentOutOfRange) {
+  std::vector<int> first;
+  for (const Constraint& c : problem().constraints) first.push_back(c.first_attachment);
+  first.back() = static_cast<int>(problem().attachments.size());
+  rewrite("constraint_first_attachment", ints(first), 0, true);
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "constraint_first_attachment"});
+}
+
+TEST_F(CorruptProblemFile, JacobianOffsetBeyondData) {
+  std::vector<int> attachments;
+  for (const Attachment& a : problem().attachments)
+    attachments.insert(attachments.end(), {a.subsystem, a.rows, a.dof, a.j_offset});
+  attachments.back() = static_cast<int>(problem().jacobian_data.size()) - 1;  // last j_offset
+  rewrite("attachments", ints(attachments), 4, true);
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "attachments"});
+}
+
+TEST_F(CorruptProblemFile, SubsystemBeyondAData) {
+  std::vector<int> subsystems;
+  for (const Subsystem& s : problem().subsystems)
+    subsystems.insert(subsystems.end(), {s.dof, s.dof_offset, s.a_offset});
+  subsystems.back() = static_cast<int>(problem().a_data.size());  // last a_offset
+  rewrite("subsystems", ints(subsystems), 3, true);
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "subsystems"});
+}
+
+TEST_F(CorruptProblemFile, NanInB) {
+  std::vector<double> b = problem().b;
+  b[b.size() / 2] = std::numeric_limits<double>::quiet_NaN();
+  rewrite("b", b);
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "b", "not finite"});
+}
+
+TEST_F(CorruptProblemFile, InfinityInSoftK) {
+  std::vector<double> soft_k = problem().soft_k;
+  soft_k.back() = std::numeric_limits<double>::infinity();
+  rewrite("soft_k", soft_k);
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "soft_k", "not finite"});
+}
+
+TEST_F(CorruptProblemFile, WarmStartOfWrongSize) {
+  rewrite("warm_start_lambda", std::vector<double>(problem().e.size() + 1, 0.0));
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "warm_start_lambda"});
+}
+
+TEST_F(CorruptProblemFile, CheckFailureNamesTheProblem) {
+  // Bounds and values all valid, but A no longer symmetric: only StepProblem::check() sees it.
+  std::vector<double> a_data = problem().a_data;
+  ASSERT_GE(problem().subsystems.front().dof, 2);
+  a_data[1] += 1.0;  // A_0(1, 0) of the first subsystem, not mirrored in A_0(0, 1)
+  rewrite("a_data", a_data);
+  expectReadError(file_.path, {file_.path, "/problems/000001", "problem 1", "not symmetric"});
+}
+
+// Every index field set to values around and beyond its valid range, and every dataset cut
+// short or emptied: the reader must throw std::runtime_error (or, for the few values that are
+// still consistent, succeed), never crash or throw anything else.  Each corruption starts from
+// the valid file.
+TEST_F(CorruptProblemFile, NeverCrashesOnCorruptIndices) {
+  const StepProblem& p = problem();
+  struct IntArray {
+    const char* name;
+    std::vector<int> values;
+    std::size_t cols;
+  };
+  std::vector<IntArray> arrays;
+  {
+    std::vector<int> subsystems, attachments, type, rows, row_offset, first, num;
+    for (const Subsystem& s : p.subsystems)
+      subsystems.insert(subsystems.end(), {s.dof, s.dof_offset, s.a_offset});
+    for (const Attachment& a : p.attachments)
+      attachments.insert(attachments.end(), {a.subsystem, a.rows, a.dof, a.j_offset});
+    for (const Constraint& c : p.constraints) {
+      type.push_back(static_cast<int>(c.type));
+      rows.push_back(c.rows);
+      row_offset.push_back(c.row_offset);
+      first.push_back(c.first_attachment);
+      num.push_back(c.num_attachments);
+    }
+    arrays = {{"subsystems", subsystems, 3},
+              {"attachments", attachments, 4},
+              {"constraint_type", type, 0},
+              {"constraint_rows", rows, 0},
+              {"constraint_row_offset", row_offset, 0},
+              {"constraint_first_attachment", first, 0},
+              {"constraint_num_attachments", num, 0}};
+  }
+  const int big = std::numeric_limits<int>::max();
+  const std::vector<int> bad = {-1, 0, 1, 2, 7, 1000000, big, big - 1, -big - 1};
+  TempFile copy(tempPath("_copy"));
+  int reads = 0, errors = 0;
+  const auto attempt = [&](const std::function<void()>& corrupt, const std::string& what) {
+    writeProblemFile(copy.path, {"t", "t", 0.01}, problems_);
+    corrupt();
+    ++reads;
+    try {
+      readProblemFile(copy.path);
+    } catch (const std::runtime_error& e) {
+      ++errors;
+      EXPECT_NE(std::string(e.what()).find(copy.path), std::string::npos) << e.what();
+    } catch (...) {
+      ADD_FAILURE() << what << ": not a std::runtime_error";
+    }
+  };
+  for (const IntArray& array : arrays) {
+    const std::string full = std::string(kGroup) + array.name;
+    const std::size_t n = array.values.size();
+    const std::size_t stride = array.cols == 0 ? 1 : array.cols;
+    // Every column of the first and last row, so every field is hit.
+    std::set<std::size_t> positions;
+    for (std::size_t c = 0; c < stride && c < n; ++c) {
+      positions.insert(c);
+      positions.insert(n - stride + c);
+    }
+    for (std::size_t i : positions)
+      for (int v : bad) {
+        std::vector<int> values = array.values;
+        values[i] = v;
+        attempt(
+            [&] {
+              detail::rewriteDatasetForTesting(copy.path, full, ints(values), array.cols, true);
+            },
+            full + "[" + std::to_string(i) + "] = " + std::to_string(v));
+      }
+  }
+  for (const char* name :
+       {"subsystems", "a_data", "b", "constraint_type", "constraint_rows", "constraint_row_offset",
+        "constraint_first_attachment", "constraint_num_attachments", "constraint_mu",
+        "constraint_key", "attachments", "jacobian_data", "e", "soft_k", "soft_c",
+        "warm_start_vhat", "warm_start_lambda"}) {
+    const std::string full = std::string(kGroup) + name;
+    // Emptied with the right element type, so that the size checks (not the type check) answer.
+    const std::string n(name);
+    const bool integers =
+        n == "subsystems" || n == "attachments" ||
+        (n.starts_with("constraint_") && n != "constraint_mu" && n != "constraint_key");
+    const std::size_t cols = n == "subsystems" ? 3 : n == "attachments" ? 4 : 0;
+    attempt([&] { detail::rewriteDatasetForTesting(copy.path, full, {}, cols, integers); },
+            full + " emptied");
+    attempt([&] { detail::removeObjectForTesting(copy.path, full); }, full + " removed");
+  }
+  // Nearly every corruption must have been caught: most values are out of range.
+  EXPECT_GT(errors, reads * 3 / 4) << errors << " errors in " << reads << " reads";
+}
+
+}  // namespace
+}  // namespace subsim
