@@ -277,7 +277,6 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
   const double newton_threshold = std::max(0.1 * settings.tolerance, kNewtonFloor);
   al_loops_ = 0;
   line_search_evaluations_ = 0;
-  radius_ = 0.0;
   double newton_res = residual(v_, jv_, lambda_, r_);
   double primal = 0.0, primal_prev = std::numeric_limits<double>::infinity();
   // The best AL iterate is returned: a loop cut short by the budget (or an inner solve that
@@ -290,6 +289,7 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
   while (iterations < max_it) {
     ++al_loops_;
     int inner = 0;
+    radius_ = 0.0;  // the dogleg's trust region restarts from the Newton step of each new surrogate
     do {
       if (settings.on_iteration) settings.on_iteration(iterations);
       evaluateOperator(jv_, nullptr, 0.0, lambda_, blocks_.data());
