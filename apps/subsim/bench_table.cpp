@@ -33,7 +33,10 @@ std::string exact(double v) {
 
 std::string joinLevels(const std::vector<int>& values) {
   std::string s;
-  for (int v : values) s += (s.empty() ? "" : "/") + std::to_string(v);
+  for (int v : values) {
+    if (!s.empty()) s += '/';
+    s += std::to_string(v);
+  }
   return s;
 }
 

@@ -310,7 +310,8 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
       newton_res = scaledNorm(r_);
       if (settings.record_history) st.residual_history.push_back(newton_res + primal);
       if (!ok) break;
-    } while (iterations < max_it && inner < options_.max_inner && newton_res > newton_threshold);
+    } while (iterations < max_it && inner < options_.max_inner &&
+             newton_res > std::max(newton_threshold, options_.inner_ratio * primal_prev));
 
     // Multiplier update (12): z = J v + (u + lambda) / beta, u <- -lambda.
     primal = 0.0;

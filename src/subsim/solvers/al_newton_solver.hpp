@@ -57,6 +57,12 @@ struct AlNewtonOptions {
   /// stall on active-set changes (exact line search steps of 0.01-0.3) and the iterates degrade.
   double beta_max_scale = 1e3;
   int max_inner = 30;  // Newton iterations per AL loop at most
+  /// Inexact AL (Nocedal & Wright, Numerical Optimization, 17.4): a loop's Newton solve stops once
+  /// its residual is below inner_ratio times the previous loop's primal residual (both m/s), so
+  /// the first loop takes one Newton step and the multipliers move early.  Measured on the
+  /// granular scene (100 steps, 3/6/9 Newton iterations): 1 gives AA 2.99/3.61/4.11 and no
+  /// failure; solving every loop to rounding (0) penetrates 13 mm at 3 iterations.
+  double inner_ratio = 1.0;
 };
 
 class AlNewtonSolver final : public Solver {
