@@ -19,7 +19,7 @@
 
 #include "bench_table.hpp"
 #include "commands.hpp"
-#include "subsim/io/scene_file.hpp"
+#include "scene_loading.hpp"
 #include "subsim/metrics/step_metrics.hpp"
 #include "subsim/problem/problem_hash.hpp"
 #include "subsim/scenarios/scenario.hpp"
@@ -119,25 +119,14 @@ struct LoadedScene {
   int default_steps = 0;
 };
 
-// Same rule as `subsim run`: a path-like argument is a scene file, anything else a built-in scene.
-bool looksLikeFile(const std::string& scene) {
-  const std::filesystem::path p(scene);
-  const std::string ext = p.extension().string();
-  return ext == ".yaml" || ext == ".yml" || ext == ".json" || std::filesystem::exists(p);
-}
-
-bool loadScene(const std::string& spec, LoadedScene& out) {
+/// Loads (scene_loading.hpp) and validates scene `spec`; prints the error and returns false on
+/// bad input.
+bool loadValidScene(const std::string& spec, LoadedScene& out) {
   out.spec = spec;
   try {
-    if (looksLikeFile(spec)) {
-      SceneFile file = loadSceneFile(spec);
-      out.model = std::move(file.model);
-      out.default_steps = file.steps > 0 ? file.steps : 300;
-    } else {
-      BuiltScene built = buildScenario(spec);
-      out.model = std::move(built.model);
-      out.default_steps = built.default_steps;
-    }
+    BuiltScene scene = loadScene(spec);
+    out.model = std::move(scene.model);
+    out.default_steps = scene.default_steps;
     out.model.validate();
     return true;
   } catch (const std::exception& e) {
@@ -610,7 +599,7 @@ int runBench(const BenchOptions& o) {
   }
   std::vector<LoadedScene> scenes(o.scenes.size());
   for (size_t i = 0; i < o.scenes.size(); ++i)
-    if (!loadScene(o.scenes[i], scenes[i])) return kExitBadInput;
+    if (!loadValidScene(o.scenes[i], scenes[i])) return kExitBadInput;
 
   if (o.convergence) return runConvergence(o, scenes.front(), solvers);
 

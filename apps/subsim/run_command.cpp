@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <numeric>
 
 #include "commands.hpp"
-#include "subsim/io/scene_file.hpp"
+#include "scene_loading.hpp"
 #include "subsim/metrics/step_metrics.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/recorder.hpp"
@@ -18,31 +17,6 @@
 namespace subsim::cli {
 
 namespace {
-
-bool looksLikeFile(const std::string& scene) {
-  const std::filesystem::path p(scene);
-  const std::string ext = p.extension().string();
-  return ext == ".yaml" || ext == ".yml" || ext == ".json" || std::filesystem::exists(p);
-}
-
-/// Loads a scene file or builds a built-in scene; prints the error and returns false on bad input.
-bool loadScene(const std::string& scene, Model& model, int& default_steps) {
-  try {
-    if (looksLikeFile(scene)) {
-      SceneFile file = loadSceneFile(scene);
-      model = std::move(file.model);
-      default_steps = file.steps > 0 ? file.steps : 300;
-    } else {
-      BuiltScene built = buildScenario(scene);
-      model = std::move(built.model);
-      default_steps = built.default_steps;
-    }
-    return true;
-  } catch (const std::exception& e) {
-    std::cerr << "subsim: " << e.what() << "\n";
-    return false;
-  }
-}
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal.
 class ProgressBar {
@@ -89,9 +63,15 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int runSimulation(const RunOptions& o) {
-  Model model;
-  int steps = 0;
-  if (!loadScene(o.scene, model, steps)) return kExitBadInput;
+  BuiltScene scene;
+  try {
+    scene = loadScene(o.scene);
+  } catch (const std::exception& e) {
+    std::cerr << "subsim: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  Model& model = scene.model;
+  int steps = scene.default_steps;
   if (o.dt) model.dt = *o.dt;
   if (o.steps) steps = *o.steps;
 

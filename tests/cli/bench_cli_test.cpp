@@ -1,10 +1,8 @@
 // End-to-end tests of `subsim bench`: the table in its three formats, the Newton iteration rule,
 // failure marks, identical inputs in recorded-problem mode, the convergence study and bad input.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -15,39 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "cli_runner.hpp"
 #include "subsim/solvers/solver.hpp"
 
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-Result run(const std::string& args) {
-  // One stderr file per call and process: ctest runs tests of this binary in parallel.
-  static int calls = 0;
-  const std::string err_file = ::testing::TempDir() + "subsim_bench_stderr_" +
-                               std::to_string(getpid()) + "_" + std::to_string(calls++) + ".txt";
-  const std::string cmd = std::string(SUBSIM_CLI) + " " + args + " 2>" + err_file;
-  Result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_file);
-  r.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  std::remove(err_file.c_str());
-  return r;
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+using subsim::cli_test::contains;
+using subsim::cli_test::Result;
+using subsim::cli_test::run;
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,10 +1,7 @@
 #include "subsim/problem/problem_file.hpp"
 
-#include <hdf5.h>
-
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -13,136 +10,16 @@
 #include <utility>
 #include <vector>
 
+#include "subsim/io/hdf5_file.hpp"
 #include "subsim/problem/problem_file_testing.hpp"
 
 namespace subsim {
 namespace {
 
+using namespace hdf5;
+
 constexpr int kSchemaVersion = 1;
 constexpr int kNumConstraintTypes = 4;  // ConstraintType::Bilateral .. Contact
-
-// The HDF5 plumbing below mirrors sim/recorder.cpp (which keeps its helpers private).
-
-// Owns one HDF5 identifier, so that every early return and exception closes what was opened
-// (a leaked identifier keeps the file open and its last writes unflushed).
-class Handle {
- public:
-  using Closer = herr_t (*)(hid_t);
-  Handle() = default;
-  Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
-  ~Handle() { reset(); }
-  Handle(Handle&& other) noexcept
-      : id_(std::exchange(other.id_, H5I_INVALID_HID)), closer_(other.closer_) {}
-  Handle& operator=(Handle&& other) noexcept {
-    if (this != &other) {
-      reset();
-      id_ = std::exchange(other.id_, H5I_INVALID_HID);
-      closer_ = other.closer_;
-    }
-    return *this;
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-
-  hid_t get() const { return id_; }
-  void reset() {
-    // A destructor cannot report a failed close; HDF5 has already recorded it on its stack.
-    if (id_ >= 0 && closer_ != nullptr) closer_(id_);
-    id_ = H5I_INVALID_HID;
-  }
-  /// Closes now and reports failure, for the file, whose close performs the final flush.
-  herr_t close() {
-    const herr_t status = id_ >= 0 && closer_ != nullptr ? closer_(id_) : 0;
-    id_ = H5I_INVALID_HID;
-    return status;
-  }
-
- private:
-  hid_t id_ = H5I_INVALID_HID;
-  Closer closer_ = nullptr;
-};
-
-// HDF5 prints its error stack to stderr by default; errors are reported by exception instead.
-// The setting is global (per thread in thread-safe builds), so each entry point makes it.
-void silenceHdf5() {
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-}
-
-// Why the last HDF5 call failed, from the innermost entry of its error stack (the outer entries
-// only say which call failed); clears the stack.  Of HDF5's long text for system errors only the
-// system's message is kept.
-std::string hdf5Detail() {
-  std::string detail;
-  H5Ewalk2(
-      H5E_DEFAULT, H5E_WALK_UPWARD,
-      [](unsigned n, const H5E_error2_t* err, void* data) -> herr_t {
-        if (n == 0 && err != nullptr && err->desc != nullptr)
-          *static_cast<std::string*>(data) = err->desc;
-        return 0;
-      },
-      &detail);
-  H5Eclear2(H5E_DEFAULT);
-  const std::string marker = "error message = '";
-  const std::size_t begin = detail.find(marker);
-  if (begin != std::string::npos) {
-    const std::size_t end = detail.find('\'', begin + marker.size());
-    if (end != std::string::npos)
-      return detail.substr(begin + marker.size(), end - begin - marker.size());
-  }
-  return detail.empty() ? "HDF5 error" : detail;
-}
-
-// Every failure is reported as "<context><what>: <HDF5's reason>"; the context names the file
-// (and the problem) so that the message stands alone.
-[[noreturn]] void failHdf5(const std::string& context, const std::string& what) {
-  throw std::runtime_error(context + (what.empty() ? "" : what + ": ") + hdf5Detail());
-}
-
-Handle checked(hid_t id, Handle::Closer closer, const std::string& context,
-               const std::string& what) {
-  if (id < 0) failHdf5(context, what);
-  return Handle(id, closer);
-}
-
-void checkStatus(herr_t status, const std::string& context, const std::string& what) {
-  if (status < 0) failHdf5(context, what);
-}
-
-// HDF5 converts between ASCII and UTF-8 strings not at all, so a reader must ask for the
-// character set the file holds (h5py writes UTF-8, C tools often ASCII).
-Handle variableString(H5T_cset_t cset, const std::string& context) {
-  Handle type = checked(H5Tcopy(H5T_C_S1), H5Tclose, context, "string type");
-  checkStatus(H5Tset_size(type.get(), H5T_VARIABLE), context, "string type");
-  checkStatus(H5Tset_cset(type.get(), cset), context, "string type");
-  return type;
-}
-
-template <typename T>
-struct Hdf5Type;
-template <>
-struct Hdf5Type<double> {
-  static hid_t file() { return H5T_IEEE_F64LE; }
-  static hid_t memory() { return H5T_NATIVE_DOUBLE; }
-  static constexpr const char* name = "64-bit floats";
-};
-template <>
-struct Hdf5Type<int> {
-  static hid_t file() { return H5T_STD_I32LE; }
-  static hid_t memory() { return H5T_NATIVE_INT; }
-  static constexpr const char* name = "integers";
-};
-template <>
-struct Hdf5Type<std::uint64_t> {
-  static hid_t file() { return H5T_STD_U64LE; }
-  static hid_t memory() { return H5T_NATIVE_UINT64; }
-  static constexpr const char* name = "unsigned 64-bit integers";
-};
-
-std::string problemGroupName(std::size_t index) {
-  char name[32];
-  std::snprintf(name, sizeof(name), "%06zu", index);
-  return name;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Validation shared by the writer and the reader
@@ -259,45 +136,6 @@ std::optional<Defect> layoutDefect(const StepProblem& p, const StepSolution& war
 // Writing
 
 template <typename T>
-void writeAttribute(hid_t object, const char* name, T value, const std::string& context) {
-  const std::string what = std::string("attribute '") + name + "'";
-  Handle space = checked(H5Screate(H5S_SCALAR), H5Sclose, context, what);
-  Handle attr =
-      checked(H5Acreate2(object, name, Hdf5Type<T>::file(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-              H5Aclose, context, what);
-  checkStatus(H5Awrite(attr.get(), Hdf5Type<T>::memory(), &value), context, what);
-}
-
-void writeStringAttribute(hid_t object, const char* name, const std::string& value,
-                          const std::string& context) {
-  const std::string what = std::string("attribute '") + name + "'";
-  Handle type = variableString(H5T_CSET_UTF8, context);
-  Handle space = checked(H5Screate(H5S_SCALAR), H5Sclose, context, what);
-  Handle attr = checked(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                        H5Aclose, context, what);
-  const char* text = value.c_str();
-  checkStatus(H5Awrite(attr.get(), type.get(), &text), context, what);
-}
-
-/// A rows x cols dataset (cols == 0: a 1-D dataset of `rows`), row-major `data`.  Zero rows give
-/// a zero-size dataset, which HDF5 allows with the default contiguous layout.
-template <typename T>
-void writeArray(hid_t group, const char* name, const T* data, hsize_t rows, hsize_t cols,
-                const std::string& context) {
-  const std::string what = std::string("dataset '") + name + "'";
-  const hsize_t dims[2] = {rows, cols};
-  Handle space =
-      checked(H5Screate_simple(cols == 0 ? 1 : 2, dims, nullptr), H5Sclose, context, what);
-  Handle set = checked(H5Dcreate2(group, name, Hdf5Type<T>::file(), space.get(), H5P_DEFAULT,
-                                  H5P_DEFAULT, H5P_DEFAULT),
-                       H5Dclose, context, what);
-  // Nothing to transfer for an empty dataset (and `data` may then be null).
-  if (rows == 0) return;
-  checkStatus(H5Dwrite(set.get(), Hdf5Type<T>::memory(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
-              context, what);
-}
-
-template <typename T>
 void writeVector(hid_t group, const char* name, const std::vector<T>& v,
                  const std::string& context) {
   writeArray(group, name, v.data(), v.size(), 0, context);
@@ -377,12 +215,8 @@ void writeProblemFile(const std::string& path, const ProblemFileInfo& info,
 
   silenceHdf5();
   const std::string create_context = "cannot create problem file '" + path + "': ";
-  Handle fapl = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, create_context, "file access list");
-  // Closing the file then closes anything still open in it, so an exception always releases it.
-  checkStatus(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_STRONG), create_context,
-              "file access list");
-  Handle file = checked(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose,
-                        create_context, "");
+  // Closing the file closes anything still open in it, so an exception always releases it.
+  Handle file = createFile(path, create_context);
   const hid_t root = file.get();
 
   const std::string context = "cannot write problem file '" + path + "': ";
@@ -394,7 +228,7 @@ void writeProblemFile(const std::string& path, const ProblemFileInfo& info,
     Handle group = checked(H5Gcreate2(root, "problems", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                            H5Gclose, context, "group '/problems'");
     for (std::size_t k = 0; k < problems.size(); ++k) {
-      const std::string name = problemGroupName(k);
+      const std::string name = numberedName(k);
       const std::string problem_context = context + "/problems/" + name + ": ";
       Handle g =
           checked(H5Gcreate2(group.get(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
@@ -413,23 +247,16 @@ void writeProblemFile(const std::string& path, const ProblemFileInfo& info,
 namespace {
 
 // Reads one problem file; every error names the file and the object at fault.
-class Reader {
+class Reader : FileReader {
  public:
-  explicit Reader(std::string path) : path_(std::move(path)) {}
+  explicit Reader(std::string path) : FileReader(std::move(path), "problem file") {}
 
   ProblemFile read() {
-    const htri_t is_hdf5 = H5Fis_hdf5(path_.c_str());
-    if (is_hdf5 < 0) failHdf5("cannot open problem file '" + path_ + "': ", "");
-    if (is_hdf5 == 0) fail("not an HDF5 file");
-    Handle file = checked(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
-                          "cannot open problem file '" + path_ + "': ", "");
+    Handle file = openFile();
     const hid_t root = file.get();
 
     ProblemFile out;
-    const int version = readInt(root, "/", "schema_version");
-    if (version != kSchemaVersion)
-      fail("attribute /schema_version is " + std::to_string(version) + ", this reader knows " +
-           std::to_string(kSchemaVersion));
+    checkSchemaVersion(readInt(root, "/", "schema_version"), kSchemaVersion);
     out.info.scene = readStringAttribute(root, "/", "scene");
     out.info.source_solver = readStringAttribute(root, "/", "source_solver");
     out.info.dt = readDouble(root, "/", "dt");
@@ -438,15 +265,14 @@ class Reader {
     if (count < 0) fail("attribute /count is negative");
 
     Handle problems = openGroup(root, "problems", "/problems");
-    H5G_info_t info;
-    if (H5Gget_info(problems.get(), &info) < 0) failHdf5(prefix(), "/problems");
+    const hsize_t members = memberCount(problems.get(), "/problems");
     // Compared before anything is allocated, so a corrupt count cannot ask for huge memory.
-    if (info.nlinks != static_cast<hsize_t>(count))
-      fail("group /problems has " + std::to_string(info.nlinks) +
-           " members, attribute /count says " + std::to_string(count));
+    if (members != static_cast<hsize_t>(count))
+      fail("group /problems has " + std::to_string(members) + " members, attribute /count says " +
+           std::to_string(count));
     out.problems.resize(static_cast<std::size_t>(count));
     for (std::size_t k = 0; k < out.problems.size(); ++k) {
-      const std::string name = problemGroupName(k);
+      const std::string name = numberedName(k);
       const std::string where = "/problems/" + name;
       // Groups are numbered from 000000 without gaps; any other member means a foreign file.
       Handle group = openGroup(problems.get(), name, where);
@@ -465,70 +291,17 @@ class Reader {
   }
 
  private:
-  std::string prefix() const { return "'" + path_ + "' is not a valid subsim problem file: "; }
-  [[noreturn]] void fail(const std::string& what) const {
-    H5Eclear2(H5E_DEFAULT);
-    throw std::runtime_error(prefix() + what);
-  }
-
-  Handle openGroup(hid_t parent, const std::string& name, const std::string& full) const {
-    if (H5Lexists(parent, name.c_str(), H5P_DEFAULT) <= 0) fail("missing group " + full);
-    const hid_t id = H5Gopen2(parent, name.c_str(), H5P_DEFAULT);
-    if (id < 0) fail(full + " is not a group");
-    return Handle(id, H5Gclose);
-  }
-
-  Handle openAttribute(hid_t object, const std::string& where, const char* name) const {
-    if (H5Aexists(object, name) <= 0) fail("missing attribute " + where + name);
-    Handle attr = checked(H5Aopen(object, name, H5P_DEFAULT), H5Aclose, prefix(), where + name);
-    Handle space = checked(H5Aget_space(attr.get()), H5Sclose, prefix(), where + name);
-    if (H5Sget_simple_extent_npoints(space.get()) != 1)
-      fail("attribute " + where + name + " is not a single value");
-    return attr;
-  }
-
   int readInt(hid_t object, const std::string& where, const char* name) const {
-    Handle attr = openAttribute(object, where, name);
-    Handle type = checked(H5Aget_type(attr.get()), H5Tclose, prefix(), where + name);
-    if (H5Tget_class(type.get()) != H5T_INTEGER)
-      fail("attribute " + where + name + " is not an integer");
-    int value = 0;
-    if (H5Aread(attr.get(), H5T_NATIVE_INT, &value) < 0)
-      fail("attribute " + where + name + " cannot be read as an int: " + hdf5Detail());
-    return value;
+    const auto integer = [](hid_t type) { return H5Tget_class(type) == H5T_INTEGER; };
+    return readScalarAttribute<int>(object, where, name, integer, "an integer", "an int");
   }
 
   // Only 64-bit floats: anything narrower would not give back the recorded bits.
   double readDouble(hid_t object, const std::string& where, const char* name) const {
-    Handle attr = openAttribute(object, where, name);
-    Handle type = checked(H5Aget_type(attr.get()), H5Tclose, prefix(), where + name);
-    if (H5Tget_class(type.get()) != H5T_FLOAT || H5Tget_size(type.get()) != 8)
-      fail("attribute " + where + name + " is not a 64-bit float");
-    double value = 0.0;
-    if (H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &value) < 0)
-      fail("attribute " + where + name + " cannot be read as a double: " + hdf5Detail());
-    return value;
-  }
-
-  std::string readStringAttribute(hid_t object, const std::string& where, const char* name) const {
-    const std::string full = where + name;
-    Handle attr = openAttribute(object, where, name);
-    Handle type = checked(H5Aget_type(attr.get()), H5Tclose, prefix(), full);
-    if (H5Tget_class(type.get()) != H5T_STRING) fail("attribute " + full + " is not a string");
-    if (H5Tis_variable_str(type.get()) > 0) {
-      Handle memory = variableString(H5Tget_cset(type.get()), prefix());
-      char* text = nullptr;
-      if (H5Aread(attr.get(), memory.get(), &text) < 0) failHdf5(prefix(), full);
-      std::string value = text != nullptr ? text : "";
-      H5free_memory(text);
-      return value;
-    }
-    // Fixed-length strings (as other tools write them) are accepted too.
-    const std::size_t size = H5Tget_size(type.get());
-    std::string value(size, '\0');
-    if (size > 0 && H5Aread(attr.get(), type.get(), value.data()) < 0) failHdf5(prefix(), full);
-    value.resize(value.find('\0') == std::string::npos ? size : value.find('\0'));
-    return value;
+    const auto float64 = [](hid_t type) {
+      return H5Tget_class(type) == H5T_FLOAT && H5Tget_size(type) == 8;
+    };
+    return readScalarAttribute<double>(object, where, name, float64, "a 64-bit float", "a double");
   }
 
   /// Row-major contents of dataset `name` in `group` (`full` is its path for messages): 1-D when
@@ -538,10 +311,7 @@ class Reader {
   template <typename T>
   std::vector<T> readArray(hid_t group, const char* name, const std::string& full, std::size_t rows,
                            bool any_rows, std::size_t cols) const {
-    if (H5Lexists(group, name, H5P_DEFAULT) <= 0) fail("missing dataset " + full);
-    const hid_t id = H5Dopen2(group, name, H5P_DEFAULT);
-    if (id < 0) fail(full + " is not a dataset");
-    Handle set(id, H5Dclose);
+    Handle set = openDataset(group, name, full);
     Handle type = checked(H5Dget_type(set.get()), H5Tclose, prefix(), full);
     const H5T_class_t cls = H5Tget_class(type.get());
     const std::size_t size = H5Tget_size(type.get());
@@ -554,31 +324,15 @@ class Reader {
       type_ok = cls == H5T_INTEGER && size == 8 && H5Tget_sign(type.get()) == H5T_SGN_NONE;
     if (!type_ok) fail("dataset " + full + " does not hold " + Hdf5Type<T>::name);
 
-    Handle space = checked(H5Dget_space(set.get()), H5Sclose, prefix(), full);
-    const int rank = H5Sget_simple_extent_ndims(space.get());
-    const int want_rank = cols == 0 ? 1 : 2;
-    if (rank != want_rank)
-      fail("dataset " + full + " has rank " + std::to_string(rank) + ", expected " +
-           std::to_string(want_rank));
-    hsize_t dims[2] = {0, 0};
-    if (H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0) failHdf5(prefix(), full);
-    if (cols != 0 && dims[1] != cols)
-      fail("dataset " + full + " has " + std::to_string(dims[1]) + " columns, expected " +
-           std::to_string(cols));
-    if (!any_rows && dims[0] != rows)
-      fail("dataset " + full + " has " + std::to_string(dims[0]) +
+    const hsize_t n = datasetRows(set.get(), full, cols);
+    if (!any_rows && n != rows)
+      fail("dataset " + full + " has " + std::to_string(n) +
            (cols == 0 ? " values, expected " : " rows, expected ") + std::to_string(rows));
     // Every offset into these arrays is an int, so no valid problem has longer ones; checking
     // first also keeps a corrupt extent from asking for an absurd allocation.
-    if (dims[0] > static_cast<hsize_t>(std::numeric_limits<int>::max()))
-      fail("dataset " + full + " has " + std::to_string(dims[0]) + " rows, more than any problem");
-
-    std::vector<T> data(static_cast<std::size_t>(dims[0]) * (cols == 0 ? 1 : cols));
-    // Zero-row datasets hold nothing to read (and H5Dread rejects a null buffer).
-    if (!data.empty() &&
-        H5Dread(set.get(), Hdf5Type<T>::memory(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
-      fail("dataset " + full + " cannot be read: " + hdf5Detail());
-    return data;
+    if (n > static_cast<hsize_t>(std::numeric_limits<int>::max()))
+      fail("dataset " + full + " has " + std::to_string(n) + " rows, more than any problem");
+    return readValues<T>(set.get(), full, static_cast<std::size_t>(n) * (cols == 0 ? 1 : cols), "");
   }
 
   template <typename T>
@@ -653,8 +407,6 @@ class Reader {
     r.warm_start.lambda =
         Eigen::Map<const VecX>(lambda.data(), static_cast<Eigen::Index>(lambda.size()));
   }
-
-  std::string path_;
 };
 
 }  // namespace

@@ -4,8 +4,9 @@
 //   A_i vhat_i = b_i + sum_j J_ij^T lambda_j      for every subsystem i (A_i SPD)
 //   (J_j vhat + e_j, lambda_j) in S_j             for every constraint j
 //
-// Units: lambda is an impulse (N s); vhat is the midpoint velocity (v_k + v_{k+1}) / 2, so a rigid
-// body's block is A = 2 M and b = 2 M v_k + h f_k.  Plain data: it knows neither the model nor
+// Units: lambda is an impulse (N s); vhat is the theta-method velocity theta v_k + (1 - theta)
+// v_{k+1} (AL paper eq. 2, ContactSettings::theta), so a rigid body's block is A = M / (1 - theta)
+// and b = M v_k / (1 - theta) + h f_k.  Plain data: it knows neither the model nor
 // the solvers.  Storage is flat and reused across steps (clear() keeps capacity), so assembling
 // a problem of the same size twice does not allocate.
 #include <cstdint>

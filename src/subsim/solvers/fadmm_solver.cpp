@@ -108,8 +108,7 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
       double theta_d = 0.0;
       for (int i = 0; i < n; ++i) theta_d = std::max(theta_d, std::abs(av_[i] - b[i] - jtl_[i]));
       residual = theta_p + theta_d;
-      if (settings.record_history) st.residual_history.push_back(residual);
-      if (settings.tolerance > 0.0 && residual < settings.tolerance) {
+      if (recordIteration(st, residual, settings)) {
         iterations = l + 1;
         break;
       }

@@ -431,8 +431,7 @@ void NnewtonSolver::solve(const StepProblem& p, const SolverSettings& settings, 
     velocity(lambda, vel_.data());
     merit = evaluate(lambda, vel_.data(), phi_.data());
     residual = maxAbs(phi_.data(), m);
-    if (settings.record_history) st.residual_history.push_back(residual);
-    if (settings.tolerance > 0.0 && residual < settings.tolerance) {
+    if (recordIteration(st, residual, settings)) {
       iterations = l + 1;
       break;
     }

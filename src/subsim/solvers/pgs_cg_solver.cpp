@@ -30,8 +30,7 @@ void PgsCgSolver::solve(const StepProblem& p, const SolverSettings& settings, St
     for (int j = 0; j < nc; ++j)
       change = std::max(change, w_.projectedStep(j, lambda, 1.0, lambda));
     residual = change;
-    if (settings.record_history) st.residual_history.push_back(residual);
-    if (settings.tolerance > 0.0 && residual < settings.tolerance) {
+    if (recordIteration(st, residual, settings)) {
       iterations = l + 1;
       break;
     }

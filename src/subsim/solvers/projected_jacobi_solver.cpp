@@ -43,8 +43,7 @@ void ProjectedJacobiSolver::solve(const StepProblem& p, const SolverSettings& se
         for (int j = 0; j < nc; ++j) change = std::max(change, change_[j]);
         residual = change;
         std::swap(cur, nxt);
-        if (settings.record_history) st.residual_history.push_back(residual);
-        if (settings.tolerance > 0.0 && residual < settings.tolerance) {
+        if (recordIteration(st, residual, settings)) {
           stop = true;
           iterations = l + 1;
         }

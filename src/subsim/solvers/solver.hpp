@@ -52,6 +52,13 @@ inline int beginStats(SolveStats& stats, const char* residual_name,
   return max_iterations;
 }
 
+/// Ends iteration `l` the same way for every solver: records `residual` in the history when asked
+/// and returns true when it is below a positive tolerance (the solve stops after l + 1 iterations).
+inline bool recordIteration(SolveStats& stats, double residual, const SolverSettings& settings) {
+  if (settings.record_history) stats.residual_history.push_back(residual);
+  return settings.tolerance > 0.0 && residual < settings.tolerance;
+}
+
 /// Closes a solve's statistics the same way for every solver: iterations performed, final residual,
 /// convergence against the tolerance (never with tolerance 0) and wall time since `start`.
 inline void finishStats(SolveStats& stats, int iterations, double residual,

@@ -305,8 +305,7 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
           if (!use_theta || adapt_now)
             for (int i = 0; i < ns; ++i) theta_d = std::max(theta_d, dual_part_[i]);
           residual = use_theta ? theta : theta_p + theta_d;
-          if (settings.record_history) st.residual_history.push_back(residual);
-          if (settings.tolerance > 0.0 && residual < settings.tolerance) {
+          if (recordIteration(st, residual, settings)) {
             stop = true;
             iterations = l + 1;
           }

@@ -1,0 +1,25 @@
+#include "scene_loading.hpp"
+
+#include <filesystem>
+#include <utility>
+
+#include "subsim/io/scene_file.hpp"
+
+namespace subsim::cli {
+
+bool looksLikeFile(const std::string& scene) {
+  const std::filesystem::path p(scene);
+  const std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml" || ext == ".json" || std::filesystem::exists(p);
+}
+
+BuiltScene loadScene(const std::string& scene) {
+  if (!looksLikeFile(scene)) return buildScenario(scene);
+  SceneFile file = loadSceneFile(scene);
+  BuiltScene loaded;
+  loaded.model = std::move(file.model);
+  loaded.default_steps = file.steps > 0 ? file.steps : 300;
+  return loaded;
+}
+
+}  // namespace subsim::cli
