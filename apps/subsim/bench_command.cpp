@@ -21,6 +21,7 @@
 #include "commands.hpp"
 #include "scene_loading.hpp"
 #include "subsim/metrics/step_metrics.hpp"
+#include "subsim/problem/problem_file.hpp"
 #include "subsim/problem/problem_hash.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/world.hpp"
@@ -113,11 +114,48 @@ bool parseSolverList(const std::optional<std::string>& text, std::vector<std::st
   return true;
 }
 
+struct RecordedRun {
+  std::vector<StepProblem> problems;
+  std::vector<StepSolution> warm_starts;
+  std::string note;  // why it ended early
+};
+
 struct LoadedScene {
   std::string spec;
   Model model;
   int default_steps = 0;
+  // A problem file (`.h5`, problem/problem_file.hpp) in place of a scene: its problems and warm
+  // starts are the recorded run, no simulation is involved.
+  bool from_file = false;
+  RecordedRun recorded;
+  ProblemFileInfo file_info;
 };
+
+bool isProblemFile(const std::string& spec) {
+  return std::filesystem::path(spec).extension() == ".h5";
+}
+
+/// Reads a problem file into `out`; prints the error and returns false on bad input.
+bool loadProblemFile(const std::string& path, LoadedScene& out) {
+  out.spec = path;
+  out.from_file = true;
+  try {
+    ProblemFile file = readProblemFile(path);
+    out.file_info = file.info;
+    for (RecordedProblem& r : file.problems) {
+      out.recorded.problems.push_back(std::move(r.problem));
+      out.recorded.warm_starts.push_back(std::move(r.warm_start));
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "subsim: " << e.what() << "\n";
+    return false;
+  }
+  if (out.recorded.problems.empty()) {
+    std::cerr << "subsim: problem file '" << path << "' holds no problems\n";
+    return false;
+  }
+  return true;
+}
 
 /// Loads (scene_loading.hpp) and validates scene `spec`; prints the error and returns false on
 /// bad input.
@@ -271,12 +309,6 @@ Cell runSceneCell(const LoadedScene& scene, int steps, double limit, const std::
   return cell;
 }
 
-struct RecordedRun {
-  std::vector<StepProblem> problems;
-  std::vector<StepSolution> warm_starts;
-  std::string note;  // why it ended early
-};
-
 RecordedRun recordProblems(const LoadedScene& scene, int steps, double limit,
                            const std::string& solver, int iterations, int threads) {
   RecordedRun run;
@@ -402,6 +434,23 @@ std::string csvNumber(double v) {
   return buf;
 }
 
+/// Writes the recorded run to --save-problems; prints the error and returns false on failure.
+bool saveProblems(const BenchOptions& o, const LoadedScene& scene, const RecordedRun& run) {
+  std::vector<RecordedProblem> problems(run.problems.size());
+  for (size_t k = 0; k < run.problems.size(); ++k) {
+    problems[k].problem = run.problems[k];
+    problems[k].warm_start = run.warm_starts[k];
+  }
+  try {
+    writeProblemFile(o.save_problems, {scene.spec, o.reference_solver, scene.model.dt}, problems);
+  } catch (const std::exception& e) {
+    progressDone();
+    std::cerr << "subsim: --save-problems: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
 int runConvergence(const BenchOptions& o, const LoadedScene& scene,
                    const std::vector<std::string>& solvers) {
   int iterations = 100;
@@ -416,10 +465,14 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
     }
     iterations = list.front();
   }
-  const int run_steps = o.steps.value_or(scene.default_steps);
+  const int run_steps = scene.from_file ? static_cast<int>(scene.recorded.problems.size())
+                                        : o.steps.value_or(scene.default_steps);
   const int step = o.step.value_or(std::max(1, run_steps / 2));
-  if (o.steps && step > *o.steps) {
-    std::cerr << "subsim: --step: step " << step << " lies beyond --steps " << *o.steps << "\n";
+  if ((o.steps || scene.from_file) && step > run_steps) {
+    std::cerr << "subsim: --step: step " << step << " lies beyond "
+              << (scene.from_file ? "the " + std::to_string(run_steps) + " problems of the file"
+                                  : "--steps " + std::to_string(run_steps))
+              << "\n";
     return kExitBadInput;
   }
   const std::string csv_path = o.output.empty() ? "convergence.csv" : o.output + ".csv";
@@ -427,22 +480,29 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
   std::ofstream csv;
   if (!openOutput("--output", csv_path, csv)) return kExitBadInput;
 
-  const double limit = o.penetration_limit.value_or(defaultPenetrationLimit(scene.model));
-  World world(scene.model,
-              worldSettings(o.reference_solver, o.reference_iterations, o.threads, limit));
-  for (int k = 1; k <= step; ++k) {
-    progress(scene.spec + ": reference step " + std::to_string(k) + "/" + std::to_string(step));
-    const StepReport r = world.step();
-    if (r.diverged) {
-      progressDone();
-      std::cerr << "subsim: the reference run (" << o.reference_solver << ") diverged at step " << k
-                << " before reaching --step " << step << ": " << r.divergence << "\n";
-      return kExitDiverged;
+  StepProblem problem;
+  StepSolution warm_start;
+  if (scene.from_file) {
+    problem = scene.recorded.problems[step - 1];
+    warm_start = scene.recorded.warm_starts[step - 1];
+  } else {
+    const double limit = o.penetration_limit.value_or(defaultPenetrationLimit(scene.model));
+    World world(scene.model,
+                worldSettings(o.reference_solver, o.reference_iterations, o.threads, limit));
+    for (int k = 1; k <= step; ++k) {
+      progress(scene.spec + ": reference step " + std::to_string(k) + "/" + std::to_string(step));
+      const StepReport r = world.step();
+      if (r.diverged) {
+        progressDone();
+        std::cerr << "subsim: the reference run (" << o.reference_solver << ") diverged at step "
+                  << k << " before reaching --step " << step << ": " << r.divergence << "\n";
+        return kExitDiverged;
+      }
     }
+    progressDone();
+    problem = world.lastProblem();
+    warm_start = world.lastWarmStart();
   }
-  progressDone();
-  const StepProblem problem = world.lastProblem();
-  const StepSolution warm_start = world.lastWarmStart();
   if (problem.numConstraints() == 0) {
     std::cerr << "subsim: --step: step " << step << " of " << scene.spec
               << " has no constraints to solve; choose another step\n";
@@ -597,9 +657,27 @@ int runBench(const BenchOptions& o) {
     std::cerr << "subsim: --convergence studies one scene, got " << o.scenes.size() << "\n";
     return kExitBadInput;
   }
+  if (!o.save_problems.empty() && (!o.problems || o.scenes.size() != 1)) {
+    std::cerr << "subsim: --save-problems records the problems of one scene in --problems mode\n";
+    return kExitBadInput;
+  }
   std::vector<LoadedScene> scenes(o.scenes.size());
-  for (size_t i = 0; i < o.scenes.size(); ++i)
-    if (!loadValidScene(o.scenes[i], scenes[i])) return kExitBadInput;
+  for (size_t i = 0; i < o.scenes.size(); ++i) {
+    if (isProblemFile(o.scenes[i])) {
+      if (!o.problems && !o.convergence) {
+        std::cerr << "subsim: " << o.scenes[i]
+                  << ": a problem file is solved with --problems or --convergence\n";
+        return kExitBadInput;
+      }
+      if (!o.save_problems.empty()) {
+        std::cerr << "subsim: --save-problems needs a scene, not a problem file\n";
+        return kExitBadInput;
+      }
+      if (!loadProblemFile(o.scenes[i], scenes[i])) return kExitBadInput;
+    } else if (!loadValidScene(o.scenes[i], scenes[i])) {
+      return kExitBadInput;
+    }
+  }
 
   if (o.convergence) return runConvergence(o, scenes.front(), solvers);
 
@@ -618,14 +696,30 @@ int runBench(const BenchOptions& o) {
   for (const LoadedScene& scene : scenes) {
     SceneInfo info;
     info.spec = scene.spec;
-    info.steps = o.steps.value_or(scene.default_steps);
-    info.dt = scene.model.dt;
-    info.penetration_limit_from_user = o.penetration_limit.has_value();
-    info.penetration_limit = o.penetration_limit.value_or(defaultPenetrationLimit(scene.model));
-    info.dof = World(scene.model, worldSettings(o.reference_solver, 1, 1, 0.0)).dof();
-
     RecordedRun recorded;
-    if (o.problems) {
+    if (scene.from_file) {
+      recorded = scene.recorded;
+      const int count = static_cast<int>(recorded.problems.size());
+      if (o.steps && *o.steps < count) {
+        recorded.problems.resize(*o.steps);
+        recorded.warm_starts.resize(*o.steps);
+      }
+      info.steps = static_cast<int>(recorded.problems.size());
+      info.problems_recorded = info.steps;
+      info.dt = scene.file_info.dt;
+      info.dof = recorded.problems.front().numDof();
+      info.penetration_limit = std::numeric_limits<double>::infinity();
+      info.reference_note = "read from the problem file (scene '" + scene.file_info.scene +
+                            "', recorded with " + scene.file_info.source_solver + ")";
+    } else {
+      info.steps = o.steps.value_or(scene.default_steps);
+      info.dt = scene.model.dt;
+      info.penetration_limit_from_user = o.penetration_limit.has_value();
+      info.penetration_limit = o.penetration_limit.value_or(defaultPenetrationLimit(scene.model));
+      info.dof = World(scene.model, worldSettings(o.reference_solver, 1, 1, 0.0)).dof();
+    }
+
+    if (o.problems && !scene.from_file) {
       recorded = recordProblems(scene, info.steps, info.penetration_limit, o.reference_solver,
                                 o.reference_iterations, o.threads);
       info.problems_recorded = static_cast<int>(recorded.problems.size());
@@ -638,6 +732,7 @@ int runBench(const BenchOptions& o) {
       if (!recorded.note.empty())
         std::cerr << "subsim: warning: " << scene.spec << ": " << recorded.note << "; using the "
                   << recorded.problems.size() << " problems recorded before it\n";
+      if (!o.save_problems.empty() && !saveProblems(o, scene, recorded)) return kExitBadInput;
     }
     for (const std::string& solver : solvers)
       for (int level : levels) {

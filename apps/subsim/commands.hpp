@@ -43,6 +43,7 @@ struct BenchOptions {
   std::optional<int> step;               // --convergence: default the middle of the run
   std::optional<int> newton_iterations;  // --convergence: default iterations / 10
   bool no_plot = false;                  // --convergence: the CSV only
+  std::string save_problems;             // --problems: write the recorded run to this HDF5 file
 };
 
 int runScenarios();

@@ -108,6 +108,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 100000000));
   bench_cmd->add_flag("--no-plot", bench.no_plot,
                       "--convergence: write only PREFIX.csv (no python3/matplotlib needed)");
+  bench_cmd->add_option("--save-problems", bench.save_problems,
+                        "--problems: also write the recorded problems and warm starts to FILE.h5 "
+                        "(a FILE.h5 given in place of a scene is solved instead of simulating)");
 
   try {
     app.parse(argc, argv);

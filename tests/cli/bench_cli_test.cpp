@@ -223,6 +223,60 @@ TEST(BenchCli, RecordedProblemsGiveEverySolverBitIdenticalInput) {
             *hashes["granular:spheres=27"].begin());
 }
 
+// A run's problems saved with --save-problems and solved again from the file: the same input hash
+// and the same figures as the in-memory recording; the convergence study reads a step from it.
+TEST(BenchCli, ProblemFileRoundTripGivesTheSameInputAndFigures) {
+  const std::string file =
+      ::testing::TempDir() + "bench_problems_" + std::to_string(getpid()) + ".h5";
+  const Result saved =
+      run("bench granular:spheres=27 --steps 5 --iterations 6 --solvers pgs,subadmm --problems "
+          "--reference-iterations 20 --format json --save-problems " +
+          file);
+  ASSERT_EQ(saved.exit_code, 0) << saved.err;
+  const Result again =
+      run("bench " + file + " --iterations 6 --solvers pgs,subadmm --problems --format json");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  const nlohmann::json a = nlohmann::json::parse(saved.out), b = nlohmann::json::parse(again.out);
+  ASSERT_EQ(a["rows"].size(), b["rows"].size());
+  for (size_t k = 0; k < a["rows"].size(); ++k) {
+    EXPECT_EQ(a["rows"][k]["input_hash"], b["rows"][k]["input_hash"]);
+    EXPECT_EQ(a["rows"][k]["aa"], b["rows"][k]["aa"]);  // same input, deterministic solvers
+    EXPECT_EQ(b["rows"][k]["steps"], 5);
+  }
+  const std::string prefix = ::testing::TempDir() + "bench_file_conv_" + std::to_string(getpid());
+  const Result conv = run("bench " + file +
+                          " --convergence --step 3 --solvers pgs --iterations 4 "
+                          "--no-plot --output " +
+                          prefix);
+  ASSERT_EQ(conv.exit_code, 0) << conv.err;
+  EXPECT_TRUE(contains(conv.out + conv.err, "step 3"));
+  const Result beyond = run("bench " + file +
+                            " --convergence --step 9 --solvers pgs --iterations 4 --no-plot "
+                            "--output " +
+                            prefix);
+  EXPECT_EQ(beyond.exit_code, 2);
+  EXPECT_TRUE(contains(beyond.err, "--step")) << beyond.err;
+  std::remove(file.c_str());
+  std::remove((prefix + ".csv").c_str());
+}
+
+TEST(BenchCli, ProblemFileErrorsAreExitTwo) {
+  const Result missing = run("bench /nonexistent/p.h5 --problems");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(contains(missing.err, "/nonexistent/p.h5")) << missing.err;
+  const Result no_mode = run("bench /nonexistent/p.h5");
+  EXPECT_EQ(no_mode.exit_code, 2);
+  EXPECT_TRUE(contains(no_mode.err, "--problems")) << no_mode.err;
+  const Result two = run("bench sphere stack --problems --save-problems /tmp/x.h5");
+  EXPECT_EQ(two.exit_code, 2);
+  EXPECT_TRUE(contains(two.err, "--save-problems")) << two.err;
+  const Result unwritable =
+      run("bench sphere --problems --steps 2 --solvers pgs --iterations 2 --save-problems "
+          "/nonexistent/dir/p.h5");
+  EXPECT_EQ(unwritable.exit_code, 2);
+  EXPECT_TRUE(contains(unwritable.err, "/nonexistent/dir/p.h5")) << unwritable.err;
+}
+
 TEST(BenchCli, RecordedProblemsMarkdownStatesTheHash) {
   const Result r = run(std::string("bench ") + kSmall +
                        " --solvers pgs,pj --iterations 3 --problems --reference-iterations 10");
