@@ -1,6 +1,8 @@
 // Every registered solver runs every built-in scene, and unknown names are rejected.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "subsim/solvers/solver.hpp"
 #include "test_support.hpp"
 
@@ -11,14 +13,24 @@ TEST(SolverRegistry, EverySolverRunsEveryBuiltInScene) {
   for (const std::string& name : solverNames()) {
     EXPECT_EQ(makeSolver(name)->name(), name);
     for (const Scenario& s : builtinScenarios()) {
-      const std::string spec = s.name == "granular" ? "granular:spheres=27" : s.name;
+      // The sphere scenes at 27 spheres keep the 9 solvers x every scene short.
+      const std::string spec =
+          s.name == "granular" || s.name == "stir" ? s.name + ":spheres=27" : s.name;
       WorldSettings ws;
       ws.solver = name;
       ws.solver_settings.max_iterations = 60;
       World w = test::makeWorld(spec, 60, 1e-6, 1, 0.0, ws);
       for (int k = 0; k < 40; ++k) {
         const StepReport r = w.step();
-        ASSERT_FALSE(r.diverged) << name << " on " << spec << ": " << r.divergence;
+        if (!r.diverged) continue;
+        // The Table II baselines may genuinely fail (the trust-region dogleg stalls at kinks and
+        // lets the Panda push spheres 14 mm deep on stir): then the World must have detected and
+        // named it, and refuse to go on.  Every other solver must get through.
+        EXPECT_TRUE(name == "ssn" || name == "tr-dogleg")
+            << name << " on " << spec << ": " << r.divergence;
+        EXPECT_FALSE(r.divergence.empty());
+        EXPECT_THROW(w.step(), std::logic_error);
+        break;
       }
     }
   }

@@ -34,13 +34,29 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
                          double h, StepProblem& problem) {
   problem.clear();
   problem.dt = h;
-  const AssemblyContext ctx{model, partition, state};
+  robots_.resize(model.robots.size());
+  for (size_t r = 0; r < model.robots.size(); ++r)
+    prepareRobot(model, static_cast<int>(r), state, robots_[r]);
+  const AssemblyContext ctx{model, partition, state, robots_};
 
   // Subsystem blocks: A = M_k / (1 - theta), b = M_k v_k / (1 - theta) + h f_k per body (2 M_k
   // and 2 M_k v_k + h f_k at the midpoint theta = 1/2).
   const double g = 1.0 / (1.0 - model.theta);
   for (int s = 0; s < partition.numSubsystems(); ++s) {
     const int sub = problem.addSubsystem(partition.dofOf(s));
+    if (partition.robot_of_subsystem[s] >= 0) {
+      const int r = partition.robot_of_subsystem[s];
+      addRobotBlock(model, r, state, h, robots_[r], sub, problem);
+      // External forces on the links (controllers) enter through the links' Jacobians.
+      auto b = problem.bBlock(sub);
+      for (size_t l = 0; l < model.robots[r].link_body.size(); ++l) {
+        const int body = model.robots[r].link_body[l];
+        Vec6 wrench;
+        wrench << forces.force[body], forces.torque[body];
+        if (!wrench.isZero()) b.noalias() += h * robots_[r].com_jacobian[l].transpose() * wrench;
+      }
+      continue;
+    }
     auto A = problem.A(sub);
     auto b = problem.bBlock(sub);
     for (int body : partition.bodies[s]) {
@@ -58,6 +74,8 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
 
   for (int j = 0; j < static_cast<int>(model.joints.size()); ++j)
     addJointConstraints(ctx, j, h, problem);
+  for (int r = 0; r < static_cast<int>(model.robots.size()); ++r)
+    addRobotLimitConstraints(ctx, r, h, problem);
   for (int s = 0; s < static_cast<int>(model.springs.size()); ++s)
     addSpringConstraint(ctx, s, h, problem);
 

@@ -7,7 +7,9 @@
 // (Model::theta; at the midpoint 1/2, A = 2 M_k and b = 2 M_k v_k + h f_k).  Gyroscopic effects are
 // handled by the integrator (model/integrator.hpp), which carries angular momentum exactly.
 //
-// Constraint order: joints (bilateral, then their limits), springs (soft), contacts.
+// Robots (Model::robots) are one subsystem each in generalised velocities: see robot_rows.hpp.
+// Constraint order: joints (bilateral, then their limits), robot joint limits, springs (soft),
+// contacts.
 // Stabilisation (the documented choice the papers leave open):
 //   contact normal  e = gap / h when gap >= 0 (speculative: the constraint allows closing the gap
 //                   exactly in one step), e = erp * gap / h when penetrating;
@@ -19,6 +21,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "subsim/assembly/robot_rows.hpp"
 #include "subsim/geometry/contact_point.hpp"
 #include "subsim/model/model.hpp"
 #include "subsim/model/state.hpp"
@@ -59,6 +62,7 @@ class Assembler {
 
  private:
   std::vector<AssembledContact> contacts_;
+  std::vector<RobotAssembly> robots_;
 };
 
 /// A persistent, non-zero key for a contact between two shapes with a narrow-phase feature id.

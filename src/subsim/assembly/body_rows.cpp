@@ -1,5 +1,6 @@
 #include "subsim/assembly/body_rows.hpp"
 #include "subsim/assembly/constraint_rows.hpp"
+#include "subsim/assembly/robot_rows.hpp"
 
 namespace subsim {
 
@@ -33,6 +34,11 @@ void addBodyRows(StepProblem& problem, const AssemblyContext& ctx, int body, con
   }
   const int subsystem = ctx.partition.subsystem_of_body[body];
   auto J = problem.jacobianFor(subsystem);
+  if (kind == BodyKind::Articulated) {
+    const Body& b = ctx.model.bodies[body];
+    J.noalias() += sign * G * ctx.robots[b.robot].com_jacobian[b.link];
+    return;
+  }
   J.block(0, ctx.partition.offset_in_subsystem[body], G.rows(), 6) += sign * G;
 }
 

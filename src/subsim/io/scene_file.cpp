@@ -435,6 +435,8 @@ class SceneParser {
         f.allowOnly({"name", "type", "position", "orientation", "shapes", "trajectory"},
                     " for a kinematic body");
         break;
+      case BodyKind::Articulated:  // robot links come from robots, never from a body entry
+        break;
     }
 
     if (const Node* n = f.get("position"))

@@ -17,6 +17,8 @@ const char* bodyKindName(BodyKind kind) {
       return "static";
     case BodyKind::Kinematic:
       return "kinematic";
+    case BodyKind::Articulated:
+      return "articulated";
   }
   return "unknown";
 }
@@ -236,6 +238,15 @@ State State::initial(const Model& model) {
     s.midpoint_linear_velocity[i] = b.initial_linear_velocity;
     s.midpoint_angular_velocity[i] = b.initial_angular_velocity;
   }
+  RobotKinematics kin;
+  MatX scratch;
+  for (size_t r = 0; r < model.robots.size(); ++r) {
+    const Robot& robot = model.robots[r];
+    s.robot_q.push_back(robot.initial_q);
+    s.robot_v.push_back(robot.initial_v);
+    kin.update(model, static_cast<int>(r), robot.initial_q);
+    setRobotBodies(model, static_cast<int>(r), kin, robot.initial_v, robot.initial_v, scratch, s);
+  }
   return s;
 }
 
@@ -253,6 +264,10 @@ std::uint64_t State::hash() const {
     for (int k = 0; k < 3; ++k) mix(angular_velocity[i][k]);
     for (int k = 0; k < 3; ++k) mix(midpoint_linear_velocity[i][k]);
     for (int k = 0; k < 3; ++k) mix(midpoint_angular_velocity[i][k]);
+  }
+  for (size_t r = 0; r < robot_q.size(); ++r) {
+    for (int k = 0; k < robot_q[r].size(); ++k) mix(robot_q[r][k]);
+    for (int k = 0; k < robot_v[r].size(); ++k) mix(robot_v[r][k]);
   }
   return h;
 }

@@ -7,10 +7,14 @@
 
 #include "subsim/geometry/shape.hpp"
 #include "subsim/model/kinematic_trajectory.hpp"
+#include "subsim/model/robot.hpp"
 
 namespace subsim {
 
-enum class BodyKind : std::uint8_t { Dynamic, Static, Kinematic };
+/// Articulated: a link of a Robot; its pose and velocity follow the robot's generalised
+/// coordinates (model/robot.hpp), and its rows enter the robot's subsystem through the link
+/// Jacobian.
+enum class BodyKind : std::uint8_t { Dynamic, Static, Kinematic, Articulated };
 
 const char* bodyKindName(BodyKind kind);
 
@@ -24,6 +28,8 @@ struct Body {
   Vec3 initial_angular_velocity = Vec3::Zero();  // rad/s, world
   KinematicTrajectory trajectory;                // kinematic bodies
   std::vector<int> shapes;                       // indices into Model::shapes (filled by addShape)
+  int robot = -1;  // articulated bodies: the robot (Model::robots) and link they mirror
+  int link = -1;
 };
 
 /// A body with a name, kind and mass; everything else at its default.
@@ -116,8 +122,15 @@ struct Model {
   std::vector<Joint> joints;
   std::vector<Spring> springs;
   std::vector<FrictionPair> friction_pairs;
+  std::vector<Robot> robots;
 
   int addBody(Body body);
+  /// Finalises the robot's articulation, checks its sizes and adds one Articulated body per link
+  /// (named "robot/link"); returns the robot's index.  std::invalid_argument on a bad robot.
+  int addRobot(Robot robot);
+  /// A collision shape on a robot link, its pose given in the link frame (URDF <collision>).
+  int addRobotShape(int robot, int link, const Shape& shape, const Pose& origin_in_link,
+                    double mu = 0.5);
   int addShape(int body, const Shape& shape, const Pose& local_pose = Pose(), double mu = 0.5);
   /// A joint whose anchor (and axis) is given once in world coordinates at the initial poses.
   int addJointAtWorld(JointType type, int body_a, int body_b, const Vec3& anchor_world,

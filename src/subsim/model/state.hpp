@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "subsim/math/pose.hpp"
+#include "subsim/math/types.hpp"
 
 namespace subsim {
 
@@ -19,6 +20,10 @@ struct State {
   /// free of the midpoint rule's alternating mode v_{k+1} = 2 vhat - v_k in constrained directions.
   std::vector<Vec3> midpoint_linear_velocity;
   std::vector<Vec3> midpoint_angular_velocity;
+  /// Per robot (Model::robots): generalised coordinates q (nq) and velocities v (nv); the link
+  /// bodies' entries above follow them.
+  std::vector<VecX> robot_q;
+  std::vector<VecX> robot_v;
 
   /// The state at t = 0 given by the model's initial poses and velocities.
   static State initial(const Model& model);

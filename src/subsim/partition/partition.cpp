@@ -10,6 +10,23 @@ int Partition::totalDof() const {
   return n;
 }
 
+void Partition::addRobots(const Model& model) {
+  robot_subsystem.clear();
+  for (size_t r = 0; r < model.robots.size(); ++r) {
+    const Robot& robot = model.robots[r];
+    const int s = numSubsystems();
+    bodies.emplace_back();
+    subsystem_dof.push_back(robot.articulation.nv());
+    robot_of_subsystem.push_back(static_cast<int>(r));
+    robot_subsystem.push_back(s);
+    for (int b : robot.link_body) {
+      if (model.bodies[b].kind != BodyKind::Articulated) continue;  // welded to the world
+      subsystem_of_body[b] = s;
+      offset_in_subsystem[b] = -1;
+    }
+  }
+}
+
 namespace {
 
 class GroupedPartitioner final : public Partitioner {
@@ -27,10 +44,15 @@ class GroupedPartitioner final : public Partitioner {
       if (model.bodies[b].kind != BodyKind::Dynamic) continue;
       if (p.bodies.empty() || static_cast<int>(p.bodies.back().size()) == group_size_)
         p.bodies.emplace_back();
-      p.subsystem_of_body[b] = p.numSubsystems() - 1;
+      p.subsystem_of_body[b] = static_cast<int>(p.bodies.size()) - 1;
       p.offset_in_subsystem[b] = 6 * static_cast<int>(p.bodies.back().size());
       p.bodies.back().push_back(b);
     }
+    for (const std::vector<int>& group : p.bodies) {
+      p.subsystem_dof.push_back(6 * static_cast<int>(group.size()));
+      p.robot_of_subsystem.push_back(-1);
+    }
+    p.addRobots(model);
     return p;
   }
 

@@ -8,14 +8,24 @@
 
 namespace subsim {
 
+/// Rigid bodies come first, 6 DOF each, grouped into subsystems; then one subsystem per robot
+/// (Model::robots) in its generalised velocities, which its link bodies (kind Articulated) map to
+/// through their Jacobians.
 struct Partition {
-  std::vector<int> subsystem_of_body;    // -1 for static and kinematic bodies
-  std::vector<int> offset_in_subsystem;  // DOF offset of the body inside its subsystem
-  std::vector<std::vector<int>> bodies;  // per subsystem, in DOF order
+  std::vector<int> subsystem_of_body;  // -1 for static and kinematic bodies
+  std::vector<int>
+      offset_in_subsystem;  // DOF offset of a rigid body in its subsystem; -1 for a link
+  std::vector<std::vector<int>>
+      bodies;                      // rigid bodies per subsystem, in DOF order (none for robots)
+  std::vector<int> subsystem_dof;  // per subsystem
+  std::vector<int> robot_of_subsystem;  // per subsystem: the robot index, or -1
+  std::vector<int> robot_subsystem;     // per robot: its subsystem
 
-  int numSubsystems() const { return static_cast<int>(bodies.size()); }
-  int dofOf(int subsystem) const { return 6 * static_cast<int>(bodies[subsystem].size()); }
+  int numSubsystems() const { return static_cast<int>(subsystem_dof.size()); }
+  int dofOf(int subsystem) const { return subsystem_dof[subsystem]; }
   int totalDof() const;
+  /// Appends one subsystem per robot (partitioners call it after placing the rigid bodies).
+  void addRobots(const Model& model);
 };
 
 class Partitioner {

@@ -23,46 +23,74 @@
 
 namespace subsim {
 
-Model buildGranularScene(const ScenarioParams& params) {
-  const int n = params.getInt("spheres");
-  const double mu = params.get("mu");
-  const double radius = 0.01, mass = 0.004, spacing = 0.021;
+GranularBox addGranularBox(Model& m, int n, double mu) {
+  GranularBox box;
+  const double radius = 0.01, spacing = 0.021;
   const int side = std::max(1, static_cast<int>(std::lround(std::cbrt(n))));
-  const int layers = (n + side * side - 1) / (side * side);
-  const double scale = side / 6.0;
-  const double inner = std::max(0.16 * scale, side * spacing + 0.02);
-  const double wall_height = 0.15 * std::max(1.0, std::max(scale, layers / 6.0));
+  box.layers = (n + side * side - 1) / (side * side);
+  box.scale = side / 6.0;
+  box.inner = std::max(0.16 * box.scale, side * spacing + 0.02);
+  box.wall_height = 0.15 * std::max(1.0, std::max(box.scale, box.layers / 6.0));
+  box.lattice_top = radius + 0.001 + (box.layers - 1) * spacing + radius;
   const double thickness = 0.01;
 
-  Model m;
-  m.name = "granular";
-  m.dt = 0.01;
   const int ground = m.addBody(namedBody("ground", BodyKind::Static));
   m.addShape(ground, Shape::plane(), Pose(), mu);
-  const double half = 0.5 * inner;
+  const double half = 0.5 * box.inner;
   for (int w = 0; w < 4; ++w) {
     const bool along_x = w < 2;
     const double sign = (w % 2 == 0) ? 1.0 : -1.0;
     Body wall = namedBody("wall" + std::to_string(w), BodyKind::Static);
     const double offset = half + 0.5 * thickness;
-    wall.initial_pose.position = along_x ? Vec3(sign * offset, 0, 0.5 * wall_height)
-                                         : Vec3(0, sign * offset, 0.5 * wall_height);
+    wall.initial_pose.position = along_x ? Vec3(sign * offset, 0, 0.5 * box.wall_height)
+                                         : Vec3(0, sign * offset, 0.5 * box.wall_height);
     const int b = m.addBody(wall);
-    const Vec3 size = along_x ? Vec3(thickness, inner + 2 * thickness, wall_height)
-                              : Vec3(inner + 2 * thickness, thickness, wall_height);
+    const Vec3 size = along_x ? Vec3(thickness, box.inner + 2 * thickness, box.wall_height)
+                              : Vec3(box.inner + 2 * thickness, thickness, box.wall_height);
     m.addShape(b, Shape::box(0.5 * size), Pose(), mu);
   }
+  return box;
+}
 
-  const double rod_radius = 0.01, rod_half_length = 0.5 * std::max(0.15, wall_height);
-  const double tip_height = 0.04;
+void addGranularSpheres(Model& m, int n, double mu) {
+  const double radius = 0.01, mass = 0.004, spacing = 0.021;
+  const int side = std::max(1, static_cast<int>(std::lround(std::cbrt(n))));
+  const Shape sphere = Shape::sphere(radius);
+  const double origin = -0.5 * (side - 1) * spacing;
+  for (int k = 0; k < n; ++k) {
+    const int layer = k / (side * side), i = (k / side) % side, j = k % side;
+    Body b = namedBody("sphere" + std::to_string(k), BodyKind::Dynamic, mass);
+    b.inertia = sphere.unitDensityInertia(mass);
+    b.initial_pose.position =
+        Vec3(origin + i * spacing, origin + j * spacing, radius + 0.001 + layer * spacing);
+    const int body = m.addBody(b);
+    m.addShape(body, sphere, Pose(), mu);
+  }
+}
+
+KinematicTrajectory stirringPath(const GranularBox& box, double tip_height) {
   KinematicTrajectory path;
   path.kind = KinematicTrajectory::Kind::Circle;
-  path.center = Vec3(0, 0, tip_height + rod_radius + rod_half_length);
-  path.radius = 0.04 * scale;
+  path.center = Vec3(0, 0, tip_height);
+  path.radius = 0.04 * box.scale;
   path.frequency = 1.0;
-  const double lattice_top = radius + 0.001 + (layers - 1) * spacing + radius;
-  path.descent = std::max(0.0, lattice_top + 0.014 - tip_height);
+  path.descent = std::max(0.0, box.lattice_top + 0.014 - tip_height);
   path.descent_speed = 0.1;
+  return path;
+}
+
+Model buildGranularScene(const ScenarioParams& params) {
+  const int n = params.getInt("spheres");
+  const double mu = params.get("mu");
+  Model m;
+  m.name = "granular";
+  m.dt = 0.01;
+  const GranularBox box = addGranularBox(m, n, mu);
+
+  const double rod_radius = 0.01, rod_half_length = 0.5 * std::max(0.15, box.wall_height);
+  // The rod's centre follows the path of its lower end, lifted by its radius and half length.
+  KinematicTrajectory path = stirringPath(box, 0.04);
+  path.center.z() += rod_radius + rod_half_length;
   const Shape rod_shape = Shape::capsule(rod_radius, rod_half_length);
   const double stiffness = params.get("drive_stiffness");
   if (stiffness == 0.0) {
@@ -96,17 +124,7 @@ Model buildGranularScene(const ScenarioParams& params) {
         2.0 * std::sqrt(drive_joint.angular_stiffness * rod.inertia(0, 0));
   }
 
-  const Shape sphere = Shape::sphere(radius);
-  const double origin = -0.5 * (side - 1) * spacing;
-  for (int k = 0; k < n; ++k) {
-    const int layer = k / (side * side), i = (k / side) % side, j = k % side;
-    Body b = namedBody("sphere" + std::to_string(k), BodyKind::Dynamic, mass);
-    b.inertia = sphere.unitDensityInertia(mass);
-    b.initial_pose.position =
-        Vec3(origin + i * spacing, origin + j * spacing, radius + 0.001 + layer * spacing);
-    const int body = m.addBody(b);
-    m.addShape(body, sphere, Pose(), mu);
-  }
+  addGranularSpheres(m, n, mu);
   return m;
 }
 

@@ -57,6 +57,22 @@ BuiltScene buildScenario(const std::string& spec);
 
 // The builders, one file each.
 Model buildGranularScene(const ScenarioParams& p);
+Model buildStirScene(const ScenarioParams& p);
+
+/// The granular scenes' open box (ground, four walls) sized for n spheres, and its dimensions.
+struct GranularBox {
+  int layers = 0;
+  double scale = 1.0;        // lattice side / 6
+  double inner = 0.0;        // inner width (m)
+  double wall_height = 0.0;  // m
+  double lattice_top = 0.0;  // height of the top of the initial sphere lattice (m)
+};
+GranularBox addGranularBox(Model& m, int n, double mu);
+/// n spheres (r 1 cm, 4 g) on the lattice inside the box.
+void addGranularSpheres(Model& m, int n, double mu);
+/// The stirring tool's lower end: a circle of radius 4 cm x scale about the box centre at 1 rev/s
+/// at `tip_height`, entering from 1.4 cm above the lattice and descending at 0.1 m/s.
+KinematicTrajectory stirringPath(const GranularBox& box, double tip_height);
 Model buildStackScene(const ScenarioParams& p);
 Model buildInclineScene(const ScenarioParams& p);
 Model buildPendulumScene(const ScenarioParams& p);

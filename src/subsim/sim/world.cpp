@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "subsim/articulation/articulation_dynamics.hpp"
 #include "subsim/model/integrator.hpp"
 
 namespace subsim {
@@ -30,6 +31,11 @@ double boundingRadius(const Shape& s) {
   return 0.0;
 }
 
+/// Bodies the solver moves: rigid dynamic bodies and robot links.
+bool simulated(BodyKind kind) {
+  return kind == BodyKind::Dynamic || kind == BodyKind::Articulated;
+}
+
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -48,13 +54,20 @@ World::World(Model model, WorldSettings settings)
   for (const Joint& j : model_.joints)
     if (!j.collide_connected && j.body_b >= 0)
       joined_bodies_.emplace_back(std::min(j.body_a, j.body_b), std::max(j.body_a, j.body_b));
+  // A robot does not collide with itself (its collision capsules overlap at the joints; the joint
+  // limits keep its links apart).
+  for (const Robot& robot : model_.robots)
+    for (size_t a = 0; a < robot.link_body.size(); ++a)
+      for (size_t b = a + 1; b < robot.link_body.size(); ++b)
+        joined_bodies_.emplace_back(std::min(robot.link_body[a], robot.link_body[b]),
+                                    std::max(robot.link_body[a], robot.link_body[b]));
   std::sort(joined_bodies_.begin(), joined_bodies_.end());
   shape_extent_.resize(model_.shapes.size());
   double smallest = std::numeric_limits<double>::infinity();
   for (size_t k = 0; k < model_.shapes.size(); ++k) {
     const BodyShape& s = model_.shapes[k];
     shape_extent_[k] = s.local_pose.position.norm() + boundingRadius(s.shape);
-    if (model_.bodies[s.body].kind == BodyKind::Dynamic)
+    if (simulated(model_.bodies[s.body].kind))
       smallest = std::min(smallest, s.shape.smallestSize());
   }
   penetration_limit_ =
@@ -69,6 +82,14 @@ void World::setState(const State& state) {
       state.midpoint_angular_velocity.size() != state.pose.size())
     throw std::invalid_argument("setState: the state has " + std::to_string(state.numBodies()) +
                                 " bodies, the model " + std::to_string(model_.bodies.size()));
+  if (state.robot_q.size() != model_.robots.size() || state.robot_v.size() != model_.robots.size())
+    throw std::invalid_argument("setState: the state has " + std::to_string(state.robot_q.size()) +
+                                " robots, the model " + std::to_string(model_.robots.size()));
+  for (size_t r = 0; r < model_.robots.size(); ++r)
+    if (state.robot_q[r].size() != model_.robots[r].articulation.nq() ||
+        state.robot_v[r].size() != model_.robots[r].articulation.nv())
+      throw std::invalid_argument("setState: robot '" + model_.robots[r].name +
+                                  "' has the wrong number of coordinates");
   state_ = state;
   diverged_ = false;
   previous_keys_.clear();
@@ -105,6 +126,10 @@ void World::warmStart() {
       solution_.vhat.segment<3>(o) = state_.linear_velocity[body];
       solution_.vhat.segment<3>(o + 3) = state_.angular_velocity[body];
     }
+  for (size_t r = 0; r < model_.robots.size(); ++r) {
+    const Subsystem& sub = problem_.subsystems[partition_.robot_subsystem[r]];
+    solution_.vhat.segment(sub.dof_offset, sub.dof) = state_.robot_v[r];
+  }
   solution_.lambda.setZero(problem_.numRows());
   for (const Constraint& c : problem_.constraints) {
     auto it = std::lower_bound(previous_keys_.begin(), previous_keys_.end(),
@@ -117,7 +142,7 @@ void World::warmStart() {
 std::string World::checkDivergence(double max_penetration) const {
   std::ostringstream why;
   for (int b = 0; b < state_.numBodies(); ++b) {
-    if (model_.bodies[b].kind != BodyKind::Dynamic) continue;
+    if (!simulated(model_.bodies[b].kind)) continue;
     const bool finite =
         state_.pose[b].position.allFinite() && state_.pose[b].orientation.coeffs().allFinite() &&
         state_.linear_velocity[b].allFinite() && state_.angular_velocity[b].allFinite();
@@ -162,8 +187,7 @@ StepReport World::step() {
     const BodyShape& sa = model_.shapes[a];
     const BodyShape& sb = model_.shapes[b];
     if (sa.body == sb.body) return false;
-    if (model_.bodies[sa.body].kind != BodyKind::Dynamic &&
-        model_.bodies[sb.body].kind != BodyKind::Dynamic)
+    if (!simulated(model_.bodies[sa.body].kind) && !simulated(model_.bodies[sb.body].kind))
       return false;
     if (!(sa.group & sb.mask) || !(sb.group & sa.mask)) return false;
     const std::pair<int, int> key(std::min(sa.body, sb.body), std::max(sa.body, sb.body));
@@ -200,6 +224,19 @@ StepReport World::step() {
       state_.midpoint_angular_velocity[b] = w_hat;
     }
   }
+  const double g = 1.0 / (1.0 - model_.theta);
+  for (size_t r = 0; r < model_.robots.size(); ++r) {
+    const Robot& robot = model_.robots[r];
+    const Subsystem& sub = problem_.subsystems[partition_.robot_subsystem[r]];
+    robot_vhat_ = solution_.vhat.segment(sub.dof_offset, sub.dof);
+    VecX& v = state_.robot_v[r];
+    v = g * (robot_vhat_ - model_.theta * v);
+    integrateConfiguration(robot.articulation, state_.robot_q[r], robot_vhat_, h, robot_q_next_);
+    state_.robot_q[r] = robot_q_next_;
+    robot_kinematics_.update(model_, static_cast<int>(r), state_.robot_q[r]);
+    setRobotBodies(model_, static_cast<int>(r), robot_kinematics_, v, robot_vhat_, robot_jacobian_,
+                   state_);
+  }
   state_.time = t + h;
 
   previous_keys_.clear();
@@ -223,7 +260,7 @@ double World::kineticEnergy() const {
   double energy = 0.0;
   for (int b = 0; b < state_.numBodies(); ++b) {
     const Body& body = model_.bodies[b];
-    if (body.kind != BodyKind::Dynamic) continue;
+    if (!simulated(body.kind)) continue;
     const Mat3 R = state_.pose[b].orientation.toRotationMatrix();
     const Vec3& w = state_.angular_velocity[b];
     energy += 0.5 * body.mass * state_.linear_velocity[b].squaredNorm() +

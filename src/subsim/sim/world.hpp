@@ -111,6 +111,10 @@ class World {
   StepProblem problem_;
   StepSolution solution_;
   StepSolution warm_start_;
+  // Robot integration scratch.
+  RobotKinematics robot_kinematics_;
+  VecX robot_vhat_, robot_q_next_;
+  MatX robot_jacobian_;
   std::vector<std::pair<std::uint64_t, int>> previous_keys_;  // sorted (key, row offset)
   VecX previous_lambda_;
   bool diverged_ = false;
