@@ -5,6 +5,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "subsim/articulation/articulation_dynamics.hpp"
+#include "subsim/io/urdf_loader.hpp"
+#include "subsim/scenarios/panda_model.hpp"
 #include "subsim/sim/world.hpp"
 #include "test_support.hpp"
 
@@ -214,6 +217,97 @@ TEST(Robot, FloatingBaseFallsLikeAFreeBody) {
   EXPECT_NEAR(com.z() - com0_z, -0.5 * 9.81 * t * t, 0.01 * 0.5 * 9.81 * t * t);
   EXPECT_NEAR(momentum.z(), -mass * 9.81 * t, 1e-6 * mass * 9.81 * t + 1e-9);
   EXPECT_NEAR(momentum.x(), momentum0.x(), 1e-9);
+}
+
+/// A planar wheeled base: massless x and y sliders and a 20 kg chassis on a yaw joint.
+Model planarBaseModel(bool no_slip, double yaw) {
+  Model m;
+  m.dt = 0.01;
+  Robot r;
+  r.name = "base";
+  const auto slider = [](const std::string& name, int parent, ArticulationJointType type,
+                         const Vec3& axis) {
+    ArticulationLink l;
+    l.name = name;
+    l.parent = parent;
+    l.joint = type;
+    l.axis = axis;
+    return l;
+  };
+  r.articulation.links.push_back(slider("x", -1, ArticulationJointType::Prismatic, Vec3::UnitX()));
+  r.articulation.links.push_back(slider("y", 0, ArticulationJointType::Prismatic, Vec3::UnitY()));
+  ArticulationLink chassis = slider("chassis", 1, ArticulationJointType::Revolute, Vec3::UnitZ());
+  chassis.mass = 20.0;
+  chassis.inertia = Shape::box(Vec3(0.3, 0.25, 0.15)).unitDensityInertia(20.0);
+  r.articulation.links.push_back(chassis);
+  r.initial_q = (VecX(3) << 0.0, 0.0, yaw).finished();
+  if (no_slip) r.no_slip_base = {0, 1, 2};
+  m.addRobot(r);
+  return m;
+}
+
+TEST(Robot, NoSlipBaseOnlyMovesAlongItsHeading) {
+  const double yaw = 0.5236;  // 30 degrees
+  const Vec3 heading(std::cos(yaw), std::sin(yaw), 0.0);
+  for (bool no_slip : {true, false}) {
+    WorldSettings tight;  // the row is exact up to the solver's tolerance
+    tight.solver_settings.tolerance = 1e-12;
+    tight.solver_settings.max_iterations = 2000;
+    World w(planarBaseModel(no_slip, yaw), tight);
+    // A world-x push on the chassis: half of it is sideways to a base heading 30 degrees off x.
+    w.setController([](const Model& model, const State&, BodyForces& f) {
+      f.force[model.robots[0].link_body[2]] = Vec3(10.0, 0.0, 0.0);
+    });
+    double lateral = 0.0;
+    for (int k = 0; k < 100; ++k) {
+      ASSERT_FALSE(w.step().diverged);
+      const VecX& v = w.state().robot_v[0];
+      lateral = std::max(lateral, std::abs(-std::sin(yaw) * v[0] + std::cos(yaw) * v[1]));
+    }
+    const VecX& v = w.state().robot_v[0];
+    const double forward = heading.x() * v[0] + heading.y() * v[1];
+    if (no_slip) {
+      EXPECT_LT(lateral, 1e-8);
+      // Along the heading the push is 10 cos 30 N on 20 kg (the massless sliders add nothing).
+      EXPECT_NEAR(forward, 10.0 * std::cos(yaw) / 20.0 * w.state().time, 1e-6);
+    } else {
+      EXPECT_GT(lateral, 0.1);  // without the row it slides with the push
+    }
+  }
+}
+
+// The hold test: the built-in Panda under joint PD with gravity compensation keeps its
+// tool within 1 mm of the target for 10 s; without compensation the same gains let it sag.
+TEST(Robot, PandaHeldByPdKeepsItsToolOnTarget) {
+  for (bool compensate : {true, false}) {
+    const UrdfRobot urdf = loadUrdfString(pandaUrdf(), "panda.urdf");
+    Model m;
+    m.dt = 0.01;
+    Robot panda;
+    panda.name = "panda";
+    panda.articulation = urdf.articulation;
+    panda.initial_q = (VecX(7) << 0.0, -0.3, 0.0, -2.2, 0.0, 2.0, 0.785).finished();
+    panda.kp = (VecX(7) << 600, 600, 600, 600, 250, 150, 50).finished();
+    panda.kd = (VecX(7) << 50, 50, 50, 20, 20, 20, 10).finished();
+    panda.gravity_compensation = compensate;
+    m.addRobot(panda);
+    World w(m);
+    const Articulation& art = w.model().robots[0].articulation;
+    const int tool = art.findLink("panda_stirrer");
+    std::vector<Pose> poses;
+    forwardKinematics(art, w.model().robots[0].initial_q, poses);
+    const Vec3 target = poses[tool].position;
+    double worst = 0.0;
+    for (int k = 0; k < 1000; ++k) {
+      ASSERT_FALSE(w.step().diverged);
+      forwardKinematics(art, w.state().robot_q[0], poses);
+      worst = std::max(worst, (poses[tool].position - target).norm());
+    }
+    if (compensate)
+      EXPECT_LT(worst, 1e-3);
+    else
+      EXPECT_GT(worst, 5e-3);
+  }
 }
 
 TEST(Robot, BadRobotsAreRejected) {

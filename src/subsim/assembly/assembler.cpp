@@ -74,8 +74,10 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
 
   for (int j = 0; j < static_cast<int>(model.joints.size()); ++j)
     addJointConstraints(ctx, j, h, problem);
-  for (int r = 0; r < static_cast<int>(model.robots.size()); ++r)
+  for (int r = 0; r < static_cast<int>(model.robots.size()); ++r) {
     addRobotLimitConstraints(ctx, r, h, problem);
+    addRobotNoSlipConstraint(ctx, r, h, problem);
+  }
   for (int s = 0; s < static_cast<int>(model.springs.size()); ++s)
     addSpringConstraint(ctx, s, h, problem);
 

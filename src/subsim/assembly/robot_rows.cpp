@@ -31,6 +31,25 @@ std::uint64_t robotLimitKey(int robot, int link, int side) {
   return x == 0 ? 1 : x;
 }
 
+std::uint64_t robotNoSlipKey(int robot) {
+  return robotLimitKey(robot, 0xffffff, 0);
+}
+
+void addRobotNoSlipConstraint(const AssemblyContext& ctx, int robot, double h,
+                              StepProblem& problem) {
+  const Robot& r = ctx.model.robots[robot];
+  if (!r.no_slip_base.enabled()) return;
+  const Articulation& art = r.articulation;
+  const ArticulationLink& yaw = art.links[r.no_slip_base.yaw_link];
+  const VecX& q = ctx.state.robot_q[robot];
+  const VecX& v = ctx.state.robot_v[robot];
+  const double psi = q[yaw.q_index] + 0.5 * h * v[yaw.v_index];
+  problem.addConstraint(ConstraintType::Bilateral, 1, 0.0, robotNoSlipKey(robot));
+  auto J = problem.jacobianFor(ctx.partition.robot_subsystem[robot]);
+  J(0, art.links[r.no_slip_base.x_link].v_index) = -std::sin(psi);
+  J(0, art.links[r.no_slip_base.y_link].v_index) = std::cos(psi);
+}
+
 void prepareRobot(const Model& model, int robot, const State& state, RobotAssembly& out) {
   const Robot& r = model.robots[robot];
   out.kinematics.update(model, robot, state.robot_q[robot]);

@@ -38,9 +38,15 @@ void prepareRobot(const Model& model, int robot, const State& state, RobotAssemb
 /// Writes the robot's A and b into subsystem `subsystem` (already added, nv DOF).
 void addRobotBlock(const Model& model, int robot, const State& state, double h, RobotAssembly& work,
                    int subsystem, StepProblem& problem);
+/// Adds the no-slip row of a wheeled base (Robot::no_slip_base): the lateral velocity in the
+/// heading frame, -sin(psi) xdot + cos(psi) ydot = 0, with psi predicted at mid-step
+/// (psi_k + h/2 psidot_k) so the row follows the turn.
+void addRobotNoSlipConstraint(const AssemblyContext& ctx, int robot, double h,
+                              StepProblem& problem);
 /// Adds the joint-limit rows of every limited joint near a limit.
 void addRobotLimitConstraints(const AssemblyContext& ctx, int robot, double h,
                               StepProblem& problem);
 std::uint64_t robotLimitKey(int robot, int link, int side);
+std::uint64_t robotNoSlipKey(int robot);
 
 }  // namespace subsim

@@ -84,6 +84,21 @@ int Model::addRobot(Robot robot) {
   if (!robot.base.position.allFinite() || std::abs(robot.base.orientation.norm() - 1.0) > 1e-6)
     failRobot(robot_name, "base", "expected a finite position and a unit quaternion");
 
+  if (robot.no_slip_base.enabled()) {
+    const Robot::PlanarBase& nb = robot.no_slip_base;
+    const int count = static_cast<int>(art.links.size());
+    const auto is = [&](int link, ArticulationJointType type, const Vec3& axis) {
+      return link >= 0 && link < count && art.links[link].joint == type &&
+             art.links[link].axis.isApprox(axis) &&
+             art.links[link].joint_origin.orientation.isApprox(Quat::Identity());
+    };
+    if (!is(nb.x_link, ArticulationJointType::Prismatic, Vec3::UnitX()) ||
+        !is(nb.y_link, ArticulationJointType::Prismatic, Vec3::UnitY()) ||
+        !is(nb.yaw_link, ArticulationJointType::Revolute, Vec3::UnitZ()))
+      failRobot(robot_name, "no_slip_base",
+                "expected the links of a prismatic x, a prismatic y and a revolute z joint with "
+                "unrotated joint frames");
+  }
   for (const ArticulationLink& link : art.links)
     if (link.joint == ArticulationJointType::Floating &&
         (robot.base.position.norm() > 0.0 || !robot.base.orientation.isApprox(Quat::Identity())))

@@ -38,6 +38,14 @@ struct Robot {
   VecX kp, kd;
   bool gravity_compensation = false;
   JointTrajectory target;  // empty: hold initial_q
+  /// A wheeled base that cannot slide sideways (non-holonomic no-slip): the links of its
+  /// prismatic x, prismatic y and revolute yaw joints (world-aligned joint frames, the yaw joint's
+  /// axis z); -1: no such constraint.  The row -sin(yaw) xdot + cos(yaw) ydot = 0 is bilateral.
+  struct PlanarBase {
+    int x_link = -1, y_link = -1, yaw_link = -1;
+    bool enabled() const { return yaw_link >= 0; }
+  };
+  PlanarBase no_slip_base;
   // Filled by Model::addRobot: the Model body mirroring each link (kind Articulated).
   std::vector<int> link_body;
 };
