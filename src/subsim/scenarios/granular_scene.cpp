@@ -34,8 +34,7 @@ GranularBox addGranularBox(Model& m, int n, double mu) {
   box.lattice_top = radius + 0.001 + (box.layers - 1) * spacing + radius;
   const double thickness = 0.01;
 
-  const int ground = m.addBody(namedBody("ground", BodyKind::Static));
-  m.addShape(ground, Shape::plane(), Pose(), mu);
+  addGround(m, mu);
   const double half = 0.5 * box.inner;
   for (int w = 0; w < 4; ++w) {
     const bool along_x = w < 2;

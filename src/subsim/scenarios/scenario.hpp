@@ -58,6 +58,11 @@ BuiltScene buildScenario(const std::string& spec);
 // The builders, one file each.
 Model buildGranularScene(const ScenarioParams& p);
 Model buildStirScene(const ScenarioParams& p);
+Model buildMobileScene(const ScenarioParams& p);
+Model buildQuadrupedsScene(const ScenarioParams& p);
+
+/// A static body "ground" with the plane z = 0 (friction mu); returns its index.
+int addGround(Model& m, double mu);
 
 /// The granular scenes' open box (ground, four walls) sized for n spheres, and its dimensions.
 struct GranularBox {

@@ -7,12 +7,13 @@
 
 namespace subsim {
 
-namespace {
 int addGround(Model& m, double mu) {
   const int ground = m.addBody(namedBody("ground", BodyKind::Static));
   m.addShape(ground, Shape::plane(), Pose(), mu);
   return ground;
 }
+
+namespace {
 double degrees(double d) {
   return d * std::numbers::pi / 180.0;
 }

@@ -17,7 +17,9 @@
 // journal's (43), but per subsystem: every 5 iterations beta_i is scaled by
 // sqrt(r_p,i / r_d,i) (clamped to [0.1, 10]) when the subsystem's primal residual as an impulse
 // r_p,i = max_j ||lambda_j^{l+1} - lambda_j^l|| and its dual residual r_d,i differ by more than
-// 5x, and that subsystem alone is refactored (a 6x6 Cholesky for a rigid body).
+// 5x, and that subsystem alone is refactored (a 6x6 Cholesky for a rigid body).  Not once both
+// residuals are at round-off (below 1e-12 ||b_i||: their ratio is noise), and never beyond 1e4
+// times rule (23)'s value either way: unguarded, a converged solve kept adapting and diverged.
 // Stopping residual (documented in SolveStats::residual_name):
 //   "primal+dual (42)": theta_p = max_ij ||J_ij vhat_i - z_ij|| (m/s) plus
 //                       theta_d = max_i ||A_i vhat_i - b_i - sum_j J_ij^T lambda_j|| (N s);
@@ -57,6 +59,8 @@ class SubadmmSolver final : public Solver {
   std::vector<int> att_z_offset_;  // start of each attachment's rows in z_, y_, dz_
   // Penalties and per-subsystem factorisations of A_i + beta_i J_i^T J_i.
   std::vector<double> beta_, inv_beta_;
+  std::vector<double> beta_initial_,
+      impulse_scale_;        // rule (23)'s beta_i and ||b_i|| (adaptation guards)
   std::vector<Mat6> kinv6_;  // (A_i + beta_i J_i^T J_i)^{-1} for 6-DOF subsystems
   std::vector<Eigen::LLT<MatX>> llt_;
   std::vector<Eigen::LLT<MatX>> a_llt_;  // of A_i alone, for a cold start's vhat guess
