@@ -1,5 +1,7 @@
 #pragma once
 // Helpers shared by the test executables.
+#include <gtest/gtest.h>
+
 #include <string>
 
 #include "subsim/problem/step_problem.hpp"
@@ -60,6 +62,18 @@ inline VecX denseKktSolution(const StepProblem& p) {
   rhs.head(n) = Eigen::Map<const VecX>(p.b.data(), n);
   rhs.tail(m) = -Eigen::Map<const VecX>(p.e.data(), m);
   return K.fullPivLu().solve(rhs);
+}
+
+/// The solution of an equality-only problem equals the dense KKT solve: vhat to 1e-8 and lambda
+/// to 1e-7, each relative to 1 + the reference's largest entry.
+inline void expectMatchesDenseKkt(const StepProblem& p, const StepSolution& sol,
+                                  const std::string& who) {
+  const int n = p.numDof(), m = p.numRows();
+  const VecX ref = denseKktSolution(p);
+  const double vscale = 1.0 + ref.head(n).cwiseAbs().maxCoeff();
+  const double lscale = 1.0 + ref.tail(m).cwiseAbs().maxCoeff();
+  EXPECT_LT((sol.vhat - ref.head(n)).cwiseAbs().maxCoeff(), 1e-8 * vscale) << who;
+  EXPECT_LT((sol.lambda - ref.tail(m)).cwiseAbs().maxCoeff(), 1e-7 * lscale) << who;
 }
 
 }  // namespace subsim::test

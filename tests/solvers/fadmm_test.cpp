@@ -71,26 +71,6 @@ INSTANTIATE_TEST_SUITE_P(Fadmm, FadmmVsSubadmm,
                                            SceneCase{"incline:angle=40,mu=0.5", 10, 1},
                                            SceneCase{"granular:spheres=27", 80, 10}));
 
-TEST(Fadmm, MatchesDirectKktSolveOnBilateralProblem) {
-  World w = worldAfter("pendulum:links=3", 20);
-  const StepProblem& p = w.lastProblem();
-  ASSERT_EQ(p.numContacts(), 0);
-  ASSERT_GT(p.numConstraints(), 0);
-  const int n = p.numDof(), m = p.numRows();
-  const VecX ref = test::denseKktSolution(p);
-
-  FadmmSolver solver;
-  SolverSettings s = tightSettings();
-  s.tolerance = 1e-13;
-  StepSolution sol;
-  solver.solve(p, s, sol);
-  EXPECT_TRUE(sol.stats.converged) << "residual " << sol.stats.residual;
-  const double vscale = 1.0 + ref.head(n).cwiseAbs().maxCoeff();
-  const double lscale = 1.0 + ref.tail(m).cwiseAbs().maxCoeff();
-  EXPECT_LT((sol.vhat - ref.head(n)).cwiseAbs().maxCoeff(), 1e-8 * vscale);
-  EXPECT_LT((sol.lambda - ref.tail(m)).cwiseAbs().maxCoeff(), 1e-7 * lscale);
-}
-
 TEST(Fadmm, AdaptivePenaltyReachesTheSameSolution) {
   World w = worldAfter("stack:boxes=3", 50, 200);
   const StepProblem& p = w.lastProblem();

@@ -235,22 +235,6 @@ TEST(Pj, DeterministicAcrossThreadCounts) {
   EXPECT_EQ(a.vhat, b.vhat);
 }
 
-TEST(Pgs, MatchesDirectKktSolveOnBilateralProblem) {
-  World w = settledWorld("pendulum:links=3", 10, 60);
-  const StepProblem& p = w.lastProblem();
-  ASSERT_EQ(p.numContacts(), 0);
-  ASSERT_GT(p.numConstraints(), 0);
-  const int n = p.numDof(), m = p.numRows();
-  const VecX ref = test::denseKktSolution(p);
-  PgsSolver pgs;
-  const StepSolution sol = solveWith(pgs, p, 200000, 1e-14);
-  EXPECT_TRUE(sol.stats.converged) << "residual " << sol.stats.residual;
-  const double vscale = 1.0 + ref.head(n).cwiseAbs().maxCoeff();
-  const double lscale = 1.0 + ref.tail(m).cwiseAbs().maxCoeff();
-  EXPECT_LT((sol.vhat - ref.head(n)).cwiseAbs().maxCoeff(), 1e-8 * vscale);
-  EXPECT_LT((sol.lambda - ref.tail(m)).cwiseAbs().maxCoeff(), 1e-7 * lscale);
-}
-
 TEST(PgsCg, MatchesDirectKktSolveOnBilateralProblemInFewerIterations) {
   World w = settledWorld("pendulum:links=3", 10, 60);
   const StepProblem& p = w.lastProblem();

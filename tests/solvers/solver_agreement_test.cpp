@@ -5,7 +5,9 @@
 // Projected Jacobi is left out: it needs relaxation and may fail (as in the ICRA paper's Table I).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <numbers>
 #include <string>
 
@@ -104,22 +106,52 @@ const AgreementCase kCases[] = {
     {"incline_sliding", "incline:angle=40,mu=0.5", 20, 4, false},
 };
 
-std::vector<std::string> solversButPj() {
+/// Registered solvers but the named ones.
+std::vector<std::string> solversExcept(std::initializer_list<std::string> excluded) {
   std::vector<std::string> names;
   for (const std::string& n : solverNames())
-    if (n != "pj" && n != "fadmm") names.push_back(n);
+    if (std::find(excluded.begin(), excluded.end(), n) == excluded.end()) names.push_back(n);
   return names;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     AllSolvers, SolverAgreement,
-    ::testing::Combine(::testing::ValuesIn(kCases), ::testing::ValuesIn(solversButPj())),
+    ::testing::Combine(::testing::ValuesIn(kCases),
+                       ::testing::ValuesIn(solversExcept({"pj", "fadmm"}))),
     [](const ::testing::TestParamInfo<SolverAgreement::ParamType>& param_info) {
       std::string solver = std::get<1>(param_info.param);
       for (char& ch : solver)
         if (ch == '-') ch = '_';
       return std::string(std::get<0>(param_info.param).name) + "_" + solver;
     });
+
+// A swinging chain has only bilateral (ball-joint) rows: the step is the linear KKT system
+// [A -J^T; J 0] [v; lambda] = [b; -e], solved densely as the reference for every solver.
+class BilateralKkt : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BilateralKkt, MatchesTheDirectSolve) {
+  const std::string name = GetParam();
+  World w = test::worldAfter("pendulum:links=3", 10, 60);
+  const StepProblem& p = w.lastProblem();
+  ASSERT_EQ(p.numContacts(), 0);
+  ASSERT_GT(p.numConstraints(), 0);
+  auto solver = makeSolver(name);
+  SolverSettings s;
+  s.max_iterations = isNewtonTypeSolver(name) ? 400 : 200000;
+  s.tolerance = 1e-13;
+  StepSolution sol;
+  solver->solve(p, s, sol);
+  EXPECT_TRUE(sol.stats.converged) << name << " residual " << sol.stats.residual;
+  test::expectMatchesDenseKkt(p, sol, name);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllSolvers, BilateralKkt, ::testing::ValuesIn(solversExcept({"pj"})),
+                         [](const ::testing::TestParamInfo<std::string>& param_info) {
+                           std::string n = param_info.param;
+                           for (char& ch : n)
+                             if (ch == '-') ch = '_';
+                           return n;
+                         });
 
 TEST(SolverAgreement, VGrooveImpulsesAreSymmetricAndCarryTheWeight) {
   World w = caseWorld({"v", "vgroove", 300, 2, true});

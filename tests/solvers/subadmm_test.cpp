@@ -17,29 +17,6 @@ using test::makeWorld;
 
 using test::worldAfter;
 
-TEST(Subadmm, MatchesDirectKktSolveOnBilateralProblem) {
-  // A swinging chain: only bilateral (ball-joint) constraints, so the step is the linear KKT
-  // system [A -J^T; J 0] [v; lambda] = [b; -e], solved here densely as the reference.
-  World w = worldAfter("pendulum:links=5", 20);
-  const StepProblem& p = w.lastProblem();
-  ASSERT_EQ(p.numContacts(), 0);
-  ASSERT_GT(p.numConstraints(), 0);
-  const int n = p.numDof(), m = p.numRows();
-  const VecX ref = test::denseKktSolution(p);
-
-  SubadmmSolver solver;
-  SolverSettings s;
-  s.max_iterations = 20000;
-  s.tolerance = 1e-13;
-  StepSolution sol;
-  solver.solve(p, s, sol);
-  EXPECT_TRUE(sol.stats.converged) << "residual " << sol.stats.residual;
-  const double vscale = 1.0 + ref.head(n).cwiseAbs().maxCoeff();
-  const double lscale = 1.0 + ref.tail(m).cwiseAbs().maxCoeff();
-  EXPECT_LT((sol.vhat - ref.head(n)).cwiseAbs().maxCoeff(), 1e-8 * vscale);
-  EXPECT_LT((sol.lambda - ref.tail(m)).cwiseAbs().maxCoeff(), 1e-7 * lscale);
-}
-
 /// Reference contact solver: projected Gauss-Seidel on the dense Delassus operator
 /// W = J A^-1 J^T with the strict cone operator, many sweeps.
 VecX referencePgs(const StepProblem& p, int sweeps) {
