@@ -33,8 +33,12 @@
 // every AL loop runs at least one, so tolerance 0 runs exactly max_iterations.  The stopping
 // residual (SolveStats::residual_name) is the AL primal residual of the last loop plus the
 // current Newton residual, ||diag(A)^{-1} r||_inf, both in m/s; the history gets one entry per
-// Newton iteration.
-// Warm start: u = -lambda from the solution passed in, v = its vhat guess (else v = 0).
+// Newton iteration.  A loop's Newton solve stops below AlNewtonOptions::inner_ratio times the
+// previous loop's primal residual (inexact AL).  The solution returned is the AL iterate (v,
+// lambda) with the smallest residual seen: a loop cut short by the budget, or a Newton solve
+// stalling after a penalty increase, can leave a worse last one.
+// Warm start: u = -lambda from the solution passed in; v^0 = A^{-1} (b - J^T u), the motion the
+// warm-start impulses produce (the vhat guess if A cannot be factored, else 0).
 // Allocation: CANAL's loop performs none (LDL^T in place); SparseLU's factorisation of the two
 // baselines allocates, which they are exempt from as ablation references.  Single-threaded.
 #include <vector>
