@@ -1,6 +1,7 @@
 #pragma once
 // Scene files: a YAML description of a Model (settings, bodies, shapes, joints, springs, friction
-// pairs).  The format is specified in docs/scene-format.md; this loader is its reference.
+// pairs, robots from URDF).  The format is specified in docs/scene-format.md; this loader is its
+// reference.
 #include <stdexcept>
 #include <string>
 
