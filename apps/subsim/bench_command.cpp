@@ -20,6 +20,7 @@
 #include "bench_table.hpp"
 #include "commands.hpp"
 #include "scene_loading.hpp"
+#include "subsim/math/fnv1a_hash.hpp"
 #include "subsim/metrics/step_metrics.hpp"
 #include "subsim/problem/problem_file.hpp"
 #include "subsim/problem/problem_hash.hpp"
@@ -209,14 +210,6 @@ std::string hex64(std::uint64_t v) {
 }
 
 /// Order-dependent combination of the per-step input hashes of one cell.
-std::uint64_t combineHash(std::uint64_t seed, std::uint64_t value) {
-  for (int i = 0; i < 8; ++i) {
-    seed ^= (value >> (8 * i)) & 0xffu;
-    seed *= 0x100000001b3ull;
-  }
-  return seed;
-}
-constexpr std::uint64_t kHashSeed = 0xcbf29ce484222325ull;
 
 std::string millimetres(double metres) {
   char buf[64];
@@ -347,14 +340,14 @@ Cell runProblemsCell(const std::string& scene, const RecordedRun& run, const std
   settings.threads = threads;
   // One solver object for the whole cell, as a World keeps it across steps.
   std::unique_ptr<Solver> s = makeSolver(solver);
-  std::uint64_t hash = kHashSeed;
+  Fnv1a64 hash;
   Averages avg;
   for (size_t k = 0; k < run.problems.size(); ++k) {
     const StepProblem& problem = run.problems[k];
     StepSolution solution = run.warm_starts[k];
     // Hashed just before the solve: what the solver actually receives.
-    hash = combineHash(hash, problemHash(problem));
-    hash = combineHash(hash, solutionHash(solution));
+    hash.add(problemHash(problem));
+    hash.add(solutionHash(solution));
     // After a failure the remaining inputs are still hashed (not solved), so the hash always
     // certifies the whole recorded input set and stays comparable between cells.
     if (cell.failed) continue;
@@ -372,7 +365,7 @@ Cell runProblemsCell(const std::string& scene, const RecordedRun& run, const std
     avg.add(solution.stats.solve_ms, m);
   }
   avg.into(cell);
-  cell.input_hash = hex64(hash);
+  cell.input_hash = hex64(hash.value());
   return cell;
 }
 
@@ -508,7 +501,10 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
               << " has no constraints to solve; choose another step\n";
     return kExitBadInput;
   }
-  const std::uint64_t input_hash = combineHash(problemHash(problem), solutionHash(warm_start));
+  Fnv1a64 input;
+  input.add(problemHash(problem));
+  input.add(solutionHash(warm_start));
+  const std::uint64_t input_hash = input.value();
 
   std::vector<ConvergenceRow> rows;
   std::ostringstream summary;

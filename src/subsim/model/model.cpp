@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "subsim/math/fnv1a_hash.hpp"
 #include "subsim/model/state.hpp"
 
 namespace subsim {
@@ -251,25 +252,21 @@ State State::initial(const Model& model) {
 }
 
 std::uint64_t State::hash() const {
-  std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&h](double x) {
-    const unsigned char* p = reinterpret_cast<const unsigned char*>(&x);
-    for (size_t k = 0; k < sizeof(double); ++k) h = (h ^ p[k]) * 1099511628211ull;
-  };
-  mix(time);
+  Fnv1a64 h;
+  h.add(time);
   for (size_t i = 0; i < pose.size(); ++i) {
-    for (int k = 0; k < 3; ++k) mix(pose[i].position[k]);
-    for (int k = 0; k < 4; ++k) mix(pose[i].orientation.coeffs()[k]);
-    for (int k = 0; k < 3; ++k) mix(linear_velocity[i][k]);
-    for (int k = 0; k < 3; ++k) mix(angular_velocity[i][k]);
-    for (int k = 0; k < 3; ++k) mix(midpoint_linear_velocity[i][k]);
-    for (int k = 0; k < 3; ++k) mix(midpoint_angular_velocity[i][k]);
+    for (int k = 0; k < 3; ++k) h.add(pose[i].position[k]);
+    for (int k = 0; k < 4; ++k) h.add(pose[i].orientation.coeffs()[k]);
+    for (int k = 0; k < 3; ++k) h.add(linear_velocity[i][k]);
+    for (int k = 0; k < 3; ++k) h.add(angular_velocity[i][k]);
+    for (int k = 0; k < 3; ++k) h.add(midpoint_linear_velocity[i][k]);
+    for (int k = 0; k < 3; ++k) h.add(midpoint_angular_velocity[i][k]);
   }
   for (size_t r = 0; r < robot_q.size(); ++r) {
-    for (int k = 0; k < robot_q[r].size(); ++k) mix(robot_q[r][k]);
-    for (int k = 0; k < robot_v[r].size(); ++k) mix(robot_v[r][k]);
+    h.add(robot_q[r]);
+    h.add(robot_v[r]);
   }
-  return h;
+  return h.value();
 }
 
 }  // namespace subsim
