@@ -73,6 +73,15 @@ class DelassusOperator {
   /// alias lambda (PGS).  Returns max_r D_r |out_r - lambda_r| (m/s), 0 for fixed rows.
   double projectedStep(int j, const double* lambda, double omega, double* out) const;
 
+  /// One projected Gauss-Seidel sweep over every constraint in order (projectedStep with
+  /// omega = 1, in place); returns the largest D_r |change| (m/s).
+  double gaussSeidelSweep(double* lambda) const {
+    double change = 0.0;
+    for (int j = 0; j < numConstraints(); ++j)
+      change = std::max(change, projectedStep(j, lambda, 1.0, lambda));
+    return change;
+  }
+
   /// Projects lambda onto every S_j and sets fixed soft rows to their value.
   void projectAll(double* lambda) const;
 

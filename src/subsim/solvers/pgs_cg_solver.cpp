@@ -8,7 +8,6 @@ namespace subsim {
 void PgsCgSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
   w_.build(p, settings.threads);
-  const int nc = p.numConstraints();
   const int nr = p.numRows();
   if (sol.lambda.size() != nr) sol.lambda.setZero(nr);
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
@@ -26,10 +25,7 @@ void PgsCgSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   for (int l = 0; l < max_it; ++l) {
     if (settings.on_iteration) settings.on_iteration(l);
     std::copy_n(lambda, nr, previous_.data());
-    double change = 0.0;
-    for (int j = 0; j < nc; ++j)
-      change = std::max(change, w_.projectedStep(j, lambda, 1.0, lambda));
-    residual = change;
+    residual = w_.gaussSeidelSweep(lambda);
     if (recordIteration(st, residual, settings)) {
       iterations = l + 1;
       break;

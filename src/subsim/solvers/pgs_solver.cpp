@@ -8,7 +8,6 @@ namespace subsim {
 void PgsSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
   w_.build(p, settings.threads);
-  const int nc = p.numConstraints();
   if (sol.lambda.size() != p.numRows()) sol.lambda.setZero(p.numRows());
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
   SolveStats& st = sol.stats;
@@ -20,10 +19,7 @@ void PgsSolver::solve(const StepProblem& p, const SolverSettings& settings, Step
   double residual = 0.0;
   for (int l = 0; l < max_it; ++l) {
     if (settings.on_iteration) settings.on_iteration(l);
-    double change = 0.0;
-    for (int j = 0; j < nc; ++j)
-      change = std::max(change, w_.projectedStep(j, lambda, 1.0, lambda));
-    residual = change;
+    residual = w_.gaussSeidelSweep(lambda);
     if (recordIteration(st, residual, settings)) {
       iterations = l + 1;
       break;
