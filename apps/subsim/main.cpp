@@ -44,6 +44,12 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1e-6, 2.0 - 1e-6));
   run_cmd->add_flag("--fixed-beta", run.fixed_beta,
                     "SubADMM: keep the penalty fixed (no residual balancing)");
+  run_cmd
+      ->add_option("--subadmm-factorization", run.subadmm_factorization,
+                   "SubADMM: robots' subsystem matrices in the per-body form (AL paper eq. 40, "
+                   "branch-sparse LTDL) or dense (Cholesky)")
+      ->check(CLI::IsMember({"per-body", "dense"}))
+      ->capture_default_str();
   run_cmd->add_option("--record", run.record, "write poses, contacts and statistics to FILE.h5");
   run_cmd->add_flag("--json", run.json, "print one JSON object with the run's figures on stdout");
 

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -106,6 +107,22 @@ void expectBitIdentical(const RecordedProblem& x, const RecordedProblem& y) {
   EXPECT_EQ(bits(p.soft_c), bits(q.soft_c));
   EXPECT_EQ(bits(x.warm_start.vhat), bits(y.warm_start.vhat));
   EXPECT_EQ(bits(x.warm_start.lambda), bits(y.warm_start.lambda));
+  // The optional tree structure (robots).
+  for (std::size_t i = 0; i < p.subsystems.size(); ++i)
+    EXPECT_EQ(p.subsystems[i].tree_offset, q.subsystems[i].tree_offset);
+  EXPECT_EQ(p.dof_parent, q.dof_parent);
+  ASSERT_EQ(p.tree_bodies.size(), q.tree_bodies.size());
+  for (std::size_t b = 0; b < p.tree_bodies.size(); ++b) {
+    EXPECT_EQ(p.tree_bodies[b].subsystem, q.tree_bodies[b].subsystem);
+    EXPECT_EQ(p.tree_bodies[b].deepest_dof, q.tree_bodies[b].deepest_dof);
+    EXPECT_EQ(p.tree_bodies[b].j_offset, q.tree_bodies[b].j_offset);
+  }
+  EXPECT_EQ(bits(p.tree_body_jacobian_data), bits(q.tree_body_jacobian_data));
+  for (std::size_t k = 0; k < p.attachments.size(); ++k) {
+    EXPECT_EQ(p.attachments[k].body, q.attachments[k].body);
+    EXPECT_EQ(p.attachments[k].local_offset, q.attachments[k].local_offset);
+  }
+  EXPECT_EQ(bits(p.local_jacobian_data), bits(q.local_jacobian_data));
 }
 
 TEST(ProblemFile, RoundTripOfSimulatedProblemsIsBitExact) {
@@ -138,6 +155,38 @@ TEST(ProblemFile, RoundTripOfSimulatedProblemsIsBitExact) {
     expectBitIdentical(problems[k], read.problems[k]);
     EXPECT_EQ(problemHash(read.problems[k].problem), problemHash(problems[k].problem));
     EXPECT_EQ(solutionHash(read.problems[k].warm_start), solutionHash(problems[k].warm_start));
+  }
+}
+
+TEST(ProblemFile, RoundTripKeepsARobotsTreeStructure) {
+  const std::vector<RecordedProblem> problems = recordProblems("quadrupeds:robots=2", 40, 1);
+  const StepProblem& p = problems[0].problem;
+  ASSERT_FALSE(p.tree_bodies.empty());
+  ASSERT_GT(std::count_if(p.attachments.begin(), p.attachments.end(),
+                          [](const Attachment& a) { return a.body >= 0; }),
+            0);
+  TempFile file(tempPath());
+  writeProblemFile(file.path, {"quadrupeds:robots=2", "subadmm", p.dt}, problems);
+  const ProblemFile read = readProblemFile(file.path);
+  ASSERT_EQ(read.problems.size(), 1u);
+  expectBitIdentical(problems[0], read.problems[0]);
+  EXPECT_EQ(problemHash(read.problems[0].problem), problemHash(p));
+  // The hash sees the tree structure.
+  StepProblem other = p;
+  other.local_jacobian_data[0] = std::nextafter(other.local_jacobian_data[0], 1e300);
+  EXPECT_NE(problemHash(other), problemHash(p));
+
+  // A tree index out of range is an error naming it, not a crash.
+  std::vector<double> bodies;
+  for (const TreeBody& b : p.tree_bodies)
+    bodies.insert(bodies.end(), {double(b.subsystem), double(b.deepest_dof), double(b.j_offset)});
+  bodies[2] = 1e8;  // j_offset of body 0
+  detail::rewriteDatasetForTesting(file.path, "/problems/000000/tree_bodies", bodies, 3, true);
+  try {
+    readProblemFile(file.path);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("tree body 0: bad layout"), std::string::npos) << e.what();
   }
 }
 

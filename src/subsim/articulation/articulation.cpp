@@ -132,6 +132,18 @@ void Articulation::finalize() {
     nq_ += nqj;
     nv_ += nvj;
   }
+  // The DOF tree: a joint's DOFs form a chain below the deepest DOF of the parent link.
+  dof_parent_.assign(nv_, -1);
+  deepest_dof_.assign(n, -1);
+  for (int i = 0; i < n; ++i) {
+    const ArticulationLink& l = links[i];
+    int above = l.parent >= 0 ? deepest_dof_[l.parent] : -1;
+    for (int k = 0; k < jointVelocitySize(l.joint); ++k) {
+      dof_parent_[l.v_index + k] = above;
+      above = l.v_index + k;
+    }
+    deepest_dof_[i] = above;
+  }
 }
 
 int Articulation::findLink(const std::string& link_name) const {

@@ -61,12 +61,19 @@ struct Articulation {
   int nq() const { return nq_; }
   int nv() const { return nv_; }
   int findLink(const std::string& link_name) const;  // -1 if absent
+  /// The tree of velocity coordinates (branch-induced sparsity of M): the parent of each DOF, -1
+  /// for a root; a multi-DOF joint's coordinates form a chain.
+  const std::vector<int>& dofParents() const { return dof_parent_; }
+  /// The last DOF that moves link i (its own joint's, or the nearest moving ancestor's); -1 for a
+  /// link welded to the world.  The link's Jacobian is nonzero only on it and its ancestors.
+  int deepestDof(int link) const { return deepest_dof_[link]; }
   /// q = 0 with identity quaternions for floating joints.
   VecX neutralConfiguration() const;
 
  private:
   int nq_ = 0;
   int nv_ = 0;
+  std::vector<int> dof_parent_, deepest_dof_;
 };
 
 /// Number of configuration / velocity coordinates of one joint.

@@ -33,12 +33,12 @@ void addBodyRows(StepProblem& problem, const AssemblyContext& ctx, int body, con
     return;
   }
   const int subsystem = ctx.partition.subsystem_of_body[body];
-  auto J = problem.jacobianFor(subsystem);
   if (kind == BodyKind::Articulated) {
     const Body& b = ctx.model.bodies[body];
-    J.noalias() += sign * G * ctx.robots[b.robot].com_jacobian[b.link];
+    problem.addTreeBodyRows(ctx.robots[b.robot].tree_body[b.link], sign * G);
     return;
   }
+  auto J = problem.jacobianFor(subsystem);
   J.block(0, ctx.partition.offset_in_subsystem[body], G.rows(), 6) += sign * G;
 }
 

@@ -7,9 +7,6 @@
 
 namespace subsim {
 
-/// Up to 6 rows, each acting on a body's world-frame twist [v (centre of mass); omega].
-using TwistRows = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor, 6, 6>;
-
 /// Rows of the point velocity v + omega x r along each direction d_k: [d_k^T, (r x d_k)^T].
 TwistRows pointVelocityRows(const Vec3& r, const Vec3* directions, int count);
 
@@ -22,11 +19,12 @@ struct AssemblyContext {
   const std::vector<RobotAssembly>& robots;  // per Model::robots, prepared for this step
 };
 
-/// Adds sign * G to the last added constraint: for a dynamic body into the J block of its
-/// subsystem (at the body's DOF offset); for a robot link as G times the link's centre-of-mass
-/// Jacobian into the robot's block; for a kinematic body as the known term
-/// e += sign * G [v; omega] (times c / k on soft rows, whose k and c must be set first); nothing
-/// for a static body or the world (body -1).
+/// Adds sign * G (rows on the twist about the centre of mass, step_problem.hpp's TwistRows) to the
+/// last added constraint: for a dynamic body into the J block of its subsystem (at the body's DOF
+/// offset); for a robot link as G times the link's centre-of-mass Jacobian into the robot's block,
+/// with G as the block's per-body factor (StepProblem::addTreeBodyRows); for a kinematic body as
+/// the known term e += sign * G [v; omega] (times c / k on soft rows, whose k and c must be set
+/// first); nothing for a static body or the world (body -1).
 void addBodyRows(StepProblem& problem, const AssemblyContext& ctx, int body, const TwistRows& G,
                  double sign);
 

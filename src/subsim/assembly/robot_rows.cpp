@@ -78,6 +78,15 @@ void addRobotBlock(const Model& model, int robot, const State& state, double h, 
     r.target.evaluate(art, state.time + h, work.q_target, work.v_target);
   }
 
+  problem.setDofParents(subsystem, art.dofParents().data());
+  work.tree_body.assign(art.links.size(), -1);
+  for (size_t l = 0; l < art.links.size(); ++l) {
+    const int deepest = art.deepestDof(static_cast<int>(l));
+    if (deepest < 0) continue;
+    work.tree_body[l] = problem.addTreeBody(subsystem, deepest);
+    problem.treeBodyJacobian(work.tree_body[l]) = work.com_jacobian[l];
+  }
+
   auto A = problem.A(subsystem);
   auto b = problem.bBlock(subsystem);
   A = g * work.M;

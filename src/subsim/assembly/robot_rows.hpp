@@ -29,13 +29,15 @@ namespace subsim {
 struct RobotAssembly {
   RobotKinematics kinematics;
   std::vector<MatX> com_jacobian;  // per link, 6 x nv
+  std::vector<int> tree_body;      // per link, its StepProblem::tree_bodies index (-1: welded)
   MatX M;
   VecX bias, gravity, q_target, v_target;
 };
 
 /// Fills the robot's kinematics and Jacobians at the state's q.
 void prepareRobot(const Model& model, int robot, const State& state, RobotAssembly& out);
-/// Writes the robot's A and b into subsystem `subsystem` (already added, nv DOF).
+/// Writes the robot's A and b into subsystem `subsystem` (already added, nv DOF), and its tree
+/// structure: the DOF parents and one tree body per moving link (the centre-of-mass Jacobian).
 void addRobotBlock(const Model& model, int robot, const State& state, double h, RobotAssembly& work,
                    int subsystem, StepProblem& problem);
 /// Adds the no-slip row of a wheeled base (Robot::no_slip_base): the lateral velocity in the

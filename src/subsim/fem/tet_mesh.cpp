@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
+#include <string>
 #include <utility>
 
 namespace subsim {
@@ -18,13 +20,17 @@ std::string number(double x) {
   return buffer;
 }
 
+// Built with a stream: GCC 12's -O3 warns falsely (-Wrestrict) on "(" + std::to_string(...).
 std::string tetName(int t) {
-  return "tets[" + std::to_string(t) + "]";
+  std::ostringstream out;
+  out << "tets[" << t << "]";
+  return out.str();
 }
 
 std::string nodesOf(const std::array<int, 4>& tet) {
-  return "(" + std::to_string(tet[0]) + ", " + std::to_string(tet[1]) + ", " +
-         std::to_string(tet[2]) + ", " + std::to_string(tet[3]) + ")";
+  std::ostringstream out;
+  out << "(" << tet[0] << ", " << tet[1] << ", " << tet[2] << ", " << tet[3] << ")";
+  return out.str();
 }
 
 double longestEdge(const TetMesh& mesh, const std::array<int, 4>& tet) {

@@ -29,6 +29,10 @@ class Fnv1a64 {
     addSize(values.size());
     for (double v : values) add(v);
   }
+  void add(const std::vector<int>& values) {
+    addSize(values.size());
+    for (int v : values) add(v);
+  }
   void add(const VecX& values) {
     addSize(static_cast<std::size_t>(values.size()));
     for (Eigen::Index i = 0; i < values.size(); ++i) add(values[i]);

@@ -101,6 +101,15 @@ std::optional<Defect> layoutDefect(const StepProblem& p, const StepSolution& war
                                        std::to_string(p.jacobian_data.size()) +
                                        " values of jacobian_data"};
   }
+  if (!p.tree_bodies.empty() || !p.dof_parent.empty()) {
+    // StepProblem::check() bounds every tree index before use; only the finite values are left.
+    if (auto defect = nonFinite("tree_body_jacobian_data", p.tree_body_jacobian_data.data(),
+                                p.tree_body_jacobian_data.size()))
+      return defect;
+    if (auto defect = nonFinite("local_jacobian_data", p.local_jacobian_data.data(),
+                                p.local_jacobian_data.size()))
+      return defect;
+  }
   if (p.soft_k.size() != p.e.size())
     return Defect{"soft_k", std::to_string(p.soft_k.size()) + " values for the " +
                                 std::to_string(p.e.size()) + " rows of e"};
@@ -139,6 +148,31 @@ template <typename T>
 void writeVector(hid_t group, const char* name, const std::vector<T>& v,
                  const std::string& context) {
   writeArray(group, name, v.data(), v.size(), 0, context);
+}
+
+bool hasTreeStructure(const StepProblem& p) {
+  return !p.dof_parent.empty() || !p.tree_bodies.empty();
+}
+
+// The optional tree structure (StepProblem::dof_parent etc.): written only when present, so files
+// of problems without it are unchanged.
+void writeTreeStructure(hid_t g, const StepProblem& p, const std::string& context) {
+  std::vector<int> tree_offset;
+  tree_offset.reserve(p.subsystems.size());
+  for (const Subsystem& s : p.subsystems) tree_offset.push_back(s.tree_offset);
+  writeVector(g, "subsystem_tree_offset", tree_offset, context);
+  writeVector(g, "dof_parent", p.dof_parent, context);
+  std::vector<int> bodies;
+  bodies.reserve(3 * p.tree_bodies.size());
+  for (const TreeBody& b : p.tree_bodies)
+    bodies.insert(bodies.end(), {b.subsystem, b.deepest_dof, b.j_offset});
+  writeArray(g, "tree_bodies", bodies.data(), p.tree_bodies.size(), 3, context);
+  writeVector(g, "tree_body_jacobian_data", p.tree_body_jacobian_data, context);
+  std::vector<int> factors;
+  factors.reserve(2 * p.attachments.size());
+  for (const Attachment& a : p.attachments) factors.insert(factors.end(), {a.body, a.local_offset});
+  writeArray(g, "attachment_body", factors.data(), p.attachments.size(), 2, context);
+  writeVector(g, "local_jacobian_data", p.local_jacobian_data, context);
 }
 
 void writeProblem(hid_t g, const RecordedProblem& recorded, const std::string& context) {
@@ -184,6 +218,7 @@ void writeProblem(hid_t g, const RecordedProblem& recorded, const std::string& c
   writeVector(g, "e", p.e, context);
   writeVector(g, "soft_k", p.soft_k, context);
   writeVector(g, "soft_c", p.soft_c, context);
+  if (hasTreeStructure(p)) writeTreeStructure(g, p, context);
 
   const VecX& vhat = recorded.warm_start.vhat;
   const VecX& lambda = recorded.warm_start.lambda;
@@ -346,6 +381,27 @@ class Reader : FileReader {
     return readArray<T>(g, name, where + name, rows, false, 0);
   }
 
+  // Ranges are checked by layoutDefect() and StepProblem::check() afterwards.
+  void readTreeStructure(hid_t g, const std::string& where, StepProblem& p) const {
+    const std::vector<int> tree_offset =
+        readSized<int>(g, where, "subsystem_tree_offset", p.subsystems.size());
+    for (std::size_t i = 0; i < p.subsystems.size(); ++i)
+      p.subsystems[i].tree_offset = tree_offset[i];
+    p.dof_parent = readAny<int>(g, where, "dof_parent");
+    const std::vector<int> bodies = readAny<int>(g, where, "tree_bodies", 3);
+    p.tree_bodies.resize(bodies.size() / 3);
+    for (std::size_t b = 0; b < p.tree_bodies.size(); ++b)
+      p.tree_bodies[b] = TreeBody{bodies[3 * b], bodies[3 * b + 1], bodies[3 * b + 2]};
+    p.tree_body_jacobian_data = readAny<double>(g, where, "tree_body_jacobian_data");
+    const std::vector<int> factors = readArray<int>(g, "attachment_body", where + "attachment_body",
+                                                    p.attachments.size(), false, 2);
+    for (std::size_t k = 0; k < p.attachments.size(); ++k) {
+      p.attachments[k].body = factors[2 * k];
+      p.attachments[k].local_offset = factors[2 * k + 1];
+    }
+    p.local_jacobian_data = readAny<double>(g, where, "local_jacobian_data");
+  }
+
   void readProblem(hid_t g, const std::string& where, RecordedProblem& r) const {
     StepProblem& p = r.problem;
     p.dt = readDouble(g, where, "dt");
@@ -399,6 +455,7 @@ class Reader : FileReader {
     p.e = readAny<double>(g, where, "e");
     p.soft_k = readSized<double>(g, where, "soft_k", p.e.size());
     p.soft_c = readSized<double>(g, where, "soft_c", p.e.size());
+    if (H5Lexists(g, "dof_parent", H5P_DEFAULT) > 0) readTreeStructure(g, where, p);
 
     // The warm start's sizes (empty or fitting) are checked with the rest of the layout.
     const std::vector<double> vhat = readAny<double>(g, where, "warm_start_vhat");

@@ -36,6 +36,23 @@ std::uint64_t problemHash(const StepProblem& p) {
   h.add(p.e);
   h.add(p.soft_k);
   h.add(p.soft_c);
+  // The tree structure only when present, so problems without it keep their recorded hashes.
+  if (!p.dof_parent.empty() || !p.tree_bodies.empty()) {
+    for (const Subsystem& s : p.subsystems) h.add(s.tree_offset);
+    h.add(p.dof_parent);
+    h.addSize(p.tree_bodies.size());
+    for (const TreeBody& b : p.tree_bodies) {
+      h.add(b.subsystem);
+      h.add(b.deepest_dof);
+      h.add(b.j_offset);
+    }
+    h.add(p.tree_body_jacobian_data);
+    for (const Attachment& a : p.attachments) {
+      h.add(a.body);
+      h.add(a.local_offset);
+    }
+    h.add(p.local_jacobian_data);
+  }
   return h.value();
 }
 

@@ -35,6 +35,10 @@ void StepProblem::clear() {
   e.clear();
   soft_k.clear();
   soft_c.clear();
+  dof_parent.clear();
+  tree_bodies.clear();
+  tree_body_jacobian_data.clear();
+  local_jacobian_data.clear();
 }
 
 int StepProblem::addSubsystem(int dof) {
@@ -81,12 +85,13 @@ int StepProblem::addConstraint(ConstraintType type, int rows, double mu, std::ui
   return numConstraints() - 1;
 }
 
-Eigen::Map<RowMajorMatX> StepProblem::jacobianFor(int subsystem) {
+int StepProblem::attachmentFor(int subsystem, bool& created) {
   Constraint& c = constraints.back();
+  created = false;
   for (int k = 0; k < c.num_attachments; ++k) {
-    Attachment& a = attachments[c.first_attachment + k];
-    if (a.subsystem == subsystem) return J(a);
+    if (attachments[c.first_attachment + k].subsystem == subsystem) return c.first_attachment + k;
   }
+  created = true;
   Attachment a;
   a.subsystem = subsystem;
   a.rows = c.rows;
@@ -96,7 +101,70 @@ Eigen::Map<RowMajorMatX> StepProblem::jacobianFor(int subsystem) {
       jacobian_data.size() + static_cast<size_t>(c.rows) * subsystems[subsystem].dof, 0.0);
   attachments.push_back(a);
   ++c.num_attachments;
-  return J(attachments.back());
+  return static_cast<int>(attachments.size()) - 1;
+}
+
+Eigen::Map<RowMajorMatX> StepProblem::jacobianFor(int subsystem) {
+  bool created = false;
+  Attachment& a = attachments[attachmentFor(subsystem, created)];
+  a.body = -1;
+  return J(a);
+}
+
+void StepProblem::setDofParents(int subsystem, const int* parent) {
+  Subsystem& s = subsystems[subsystem];
+  s.tree_offset = static_cast<int>(dof_parent.size());
+  dof_parent.insert(dof_parent.end(), parent, parent + s.dof);
+}
+
+int StepProblem::addTreeBody(int subsystem, int deepest_dof) {
+  TreeBody body;
+  body.subsystem = subsystem;
+  body.deepest_dof = deepest_dof;
+  body.j_offset = static_cast<int>(tree_body_jacobian_data.size());
+  tree_body_jacobian_data.resize(
+      tree_body_jacobian_data.size() + static_cast<size_t>(6) * subsystems[subsystem].dof, 0.0);
+  tree_bodies.push_back(body);
+  return static_cast<int>(tree_bodies.size()) - 1;
+}
+
+Eigen::Map<RowMajorMatX> StepProblem::treeBodyJacobian(int body) {
+  const TreeBody& tb = tree_bodies[body];
+  return Eigen::Map<RowMajorMatX>(tree_body_jacobian_data.data() + tb.j_offset, 6,
+                                  subsystems[tb.subsystem].dof);
+}
+Eigen::Map<const RowMajorMatX> StepProblem::treeBodyJacobian(int body) const {
+  const TreeBody& tb = tree_bodies[body];
+  return Eigen::Map<const RowMajorMatX>(tree_body_jacobian_data.data() + tb.j_offset, 6,
+                                        subsystems[tb.subsystem].dof);
+}
+
+Eigen::Map<const RowMajorMatX> StepProblem::localJacobian(const Attachment& a) const {
+  return Eigen::Map<const RowMajorMatX>(local_jacobian_data.data() + a.local_offset, a.rows, 6);
+}
+
+void StepProblem::addTreeBodyRows(int body, const TwistRows& local) {
+  const int subsystem = tree_bodies[body].subsystem;
+  bool created = false;
+  const int index = attachmentFor(subsystem, created);
+  Attachment& a = attachments[index];
+  J(a).noalias() += local * treeBodyJacobian(body);
+  if (created) {
+    a.body = body;
+    a.local_offset = static_cast<int>(local_jacobian_data.size());
+    local_jacobian_data.resize(local_jacobian_data.size() + static_cast<size_t>(a.rows) * 6);
+    Eigen::Map<RowMajorMatX>(local_jacobian_data.data() + a.local_offset, a.rows, 6) = local;
+  } else if (a.body == body) {
+    Eigen::Map<RowMajorMatX>(local_jacobian_data.data() + a.local_offset, a.rows, 6) += local;
+  } else {
+    a.body = -1;  // rows of two bodies (or of a block written directly): no single factor
+  }
+}
+
+bool StepProblem::isDofAncestor(int subsystem, int ancestor, int k) const {
+  const int* parent = dof_parent.data() + subsystems[subsystem].tree_offset;
+  while (k > ancestor) k = parent[k];
+  return k == ancestor;
 }
 
 Eigen::Map<const RowMajorMatX> StepProblem::J(const Attachment& a) const {
@@ -154,6 +222,80 @@ std::string StepProblem::check() const {
     return "constraint rows do not add up";
   for (double v : e)
     if (!std::isfinite(v)) return "e not finite";
+  return checkTreeStructure();
+}
+
+std::string StepProblem::checkTreeStructure() const {
+  std::ostringstream err;
+  const auto in = [](long long offset, long long count, size_t size) {
+    return offset >= 0 && count >= 0 && offset + count <= static_cast<long long>(size);
+  };
+  for (int i = 0; i < numSubsystems(); ++i) {
+    const Subsystem& s = subsystems[i];
+    if (s.tree_offset < 0) continue;
+    if (!in(s.tree_offset, s.dof, dof_parent.size())) {
+      err << "subsystem " << i << ": tree_offset " << s.tree_offset << " outside dof_parent";
+      return err.str();
+    }
+    const int* parent = dof_parent.data() + s.tree_offset;
+    for (int k = 0; k < s.dof; ++k) {
+      if (parent[k] < -1 || parent[k] >= k) {
+        err << "subsystem " << i << ": DOF " << k << " has parent " << parent[k]
+            << ", expected -1.." << k - 1;
+        return err.str();
+      }
+    }
+    // Branch-induced sparsity: A_i(k, l) = 0 unless l is an ancestor of k (l < k).
+    const auto Ai = A(i);
+    const double zero = 1e-12 * Ai.cwiseAbs().maxCoeff();
+    for (int k = 0; k < s.dof; ++k)
+      for (int l = 0; l < k; ++l)
+        if (std::abs(Ai(k, l)) > zero && !isDofAncestor(i, l, k)) {
+          err << "subsystem " << i << ": A(" << k << ", " << l
+              << ") is nonzero but neither DOF is an ancestor of the other";
+          return err.str();
+        }
+  }
+  for (size_t t = 0; t < tree_bodies.size(); ++t) {
+    const TreeBody& body = tree_bodies[t];
+    if (body.subsystem < 0 || body.subsystem >= numSubsystems() ||
+        subsystems[body.subsystem].tree_offset < 0) {
+      err << "tree body " << t << ": subsystem " << body.subsystem << " is not a tree";
+      return err.str();
+    }
+    const int dof = subsystems[body.subsystem].dof;
+    if (body.deepest_dof < 0 || body.deepest_dof >= dof ||
+        !in(body.j_offset, 6LL * dof, tree_body_jacobian_data.size())) {
+      err << "tree body " << t << ": bad layout";
+      return err.str();
+    }
+    const auto Jb = treeBodyJacobian(static_cast<int>(t));
+    if (!Jb.allFinite()) {
+      err << "tree body " << t << ": Jacobian not finite";
+      return err.str();
+    }
+    for (int col = 0; col < dof; ++col)
+      if (!Jb.col(col).isZero(0.0) && !isDofAncestor(body.subsystem, col, body.deepest_dof)) {
+        err << "tree body " << t << ": Jacobian column " << col << " is nonzero but DOF " << col
+            << " is not an ancestor of its deepest DOF " << body.deepest_dof;
+        return err.str();
+      }
+  }
+  for (size_t k = 0; k < attachments.size(); ++k) {
+    const Attachment& a = attachments[k];
+    if (a.body < 0) continue;
+    if (a.body >= static_cast<int>(tree_bodies.size()) ||
+        tree_bodies[a.body].subsystem != a.subsystem ||
+        !in(a.local_offset, 6LL * a.rows, local_jacobian_data.size())) {
+      err << "attachment " << k << ": bad tree body factor (body " << a.body << ")";
+      return err.str();
+    }
+    const auto Ja = J(a);
+    if ((Ja - localJacobian(a) * treeBodyJacobian(a.body)).norm() > 1e-9 * (1.0 + Ja.norm())) {
+      err << "attachment " << k << ": J differs from its factor L J_b";
+      return err.str();
+    }
+  }
   return {};
 }
 

@@ -32,6 +32,19 @@ struct Subsystem {
   int dof = 0;
   int dof_offset = 0;
   int a_offset = 0;
+  /// Kinematic-tree structure (optional, -1: none): where the subsystem's DOF parents start in
+  /// StepProblem::dof_parent.  With it, A_i has branch-induced sparsity (A_i(k, l) = 0 unless one
+  /// of k, l is an ancestor of the other), as a joint-space mass matrix has.
+  int tree_offset = -1;
+};
+
+/// A rigid body of a tree subsystem (AL paper section 4, eq. 40): J_b (6 x dof, row-major at
+/// j_offset in StepProblem::tree_body_jacobian_data) maps the subsystem's velocity to the body's
+/// twist, and is nonzero only in the columns of `deepest_dof` and its ancestors.
+struct TreeBody {
+  int subsystem = 0;
+  int deepest_dof = 0;
+  int j_offset = 0;
 };
 
 /// J_ij: the rows of one constraint acting on one subsystem, rows x dof, row-major at j_offset in
@@ -41,6 +54,12 @@ struct Attachment {
   int rows = 0;  // the constraint's row count
   int dof = 0;   // the subsystem's DOF
   int j_offset = 0;
+  /// The per-body factor J_ij = L J_b (eq. 40) when the rows act on one tree body only: the body
+  /// (index into StepProblem::tree_bodies) and L (rows x 6, row-major at local_offset in
+  /// StepProblem::local_jacobian_data); -1 when J_ij has no such factor.  J_ij stays the
+  /// definition; the factor is the structure a solver may exploit.
+  int body = -1;
+  int local_offset = 0;
 };
 
 struct Constraint {
@@ -54,6 +73,8 @@ struct Constraint {
 };
 
 using RowMajorMatX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+/// Up to 6 rows, each acting on a body's world-frame twist [v (reference point); omega].
+using TwistRows = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor, 6, 6>;
 
 struct StepProblem {
   double dt = 0.0;
@@ -66,6 +87,11 @@ struct StepProblem {
   std::vector<double> e;       // per row: the constraint error term of J vhat + e
   std::vector<double> soft_k;  // per row, soft rows only (N s per m of e, already times h)
   std::vector<double> soft_c;  // per row, soft rows only (N s per m/s of J vhat)
+  // Optional tree structure (Subsystem::tree_offset, TreeBody, Attachment::body).
+  std::vector<int> dof_parent;
+  std::vector<TreeBody> tree_bodies;
+  std::vector<double> tree_body_jacobian_data;
+  std::vector<double> local_jacobian_data;
 
   int numDof() const { return static_cast<int>(b.size()); }
   int numRows() const { return static_cast<int>(e.size()); }
@@ -91,9 +117,30 @@ struct StepProblem {
   Eigen::Map<const RowMajorMatX> J(const Attachment& attachment) const;
   Eigen::Map<RowMajorMatX> J(const Attachment& attachment);
 
-  /// Checks internal consistency (sizes, offsets, symmetry/finite values); returns an empty
-  /// string when valid, else a description of the first defect.
+  /// Declares subsystem `subsystem` a kinematic tree: parent[k] < k is the parent DOF of DOF k
+  /// (-1 for a root), `parent` has the subsystem's DOF count of entries.
+  void setDofParents(int subsystem, const int* parent);
+  /// Adds a body to a tree subsystem; its Jacobian is zero until written through
+  /// treeBodyJacobian().  Returns the body's index.
+  int addTreeBody(int subsystem, int deepest_dof);
+  Eigen::Map<RowMajorMatX> treeBodyJacobian(int body);
+  Eigen::Map<const RowMajorMatX> treeBodyJacobian(int body) const;
+  /// Adds rows L J_b (L: the last constraint's rows x 6) to the last constraint's J block on the
+  /// body's subsystem, keeping the per-body factor while every row added to the block comes from
+  /// this body.  (jacobianFor() on a block drops its factor: the caller may write anything.)
+  void addTreeBodyRows(int body, const TwistRows& local);
+  Eigen::Map<const RowMajorMatX> localJacobian(const Attachment& attachment) const;
+  /// True when DOF `ancestor` is DOF k or one of its ancestors in its tree subsystem `subsystem`.
+  bool isDofAncestor(int subsystem, int ancestor, int k) const;
+
+  /// Checks internal consistency (sizes, offsets, symmetry/finite values, and the tree structure:
+  /// parents, branch-induced sparsity of A_i and of every J_b, J_ij = L J_b where a factor is
+  /// given); returns an empty string when valid, else a description of the first defect.
   std::string check() const;
+
+ private:
+  int attachmentFor(int subsystem, bool& created);
+  std::string checkTreeStructure() const;
 };
 
 /// What a solver returns besides vhat and lambda.

@@ -35,6 +35,12 @@ struct SolverSettings {
   /// ADMM over-relaxation alpha in (0, 2) (Boyd et al. 2011, section 3.4.3): the z-step sees
   /// alpha J vhat + (1 - alpha) z.  1 is the papers' plain iteration.
   double relaxation = 1.5;
+  /// SubADMM: how a tree subsystem's A_j + beta sum J^T J is formed and factored.  PerBody is the
+  /// AL paper's eq. (40)-(41) (solvers/per_body_factorization.hpp): sum_b J_b^T G_b J_b with
+  /// branch-induced sparsity, factored without fill-in; Dense forms sum J_ij^T J_ij on the full
+  /// block and takes a dense Cholesky.  Other subsystems are unaffected.
+  enum class SubadmmFactorization { PerBody, Dense };
+  SubadmmFactorization subadmm_factorization = SubadmmFactorization::PerBody;
   /// Called at the start of every iteration with its index (instrumentation and tests; it must
   /// not allocate if the no-allocation guarantee is to hold).
   std::function<void(int)> on_iteration;

@@ -66,6 +66,12 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
   theta_part_.resize(p.numConstraints());
   dlambda_.resize(p.numConstraints());
   dual_part_.resize(ns);
+  const bool per_body =
+      settings.subadmm_factorization == SolverSettings::SubadmmFactorization::PerBody;
+  if (per_body)
+    per_body_.prepare(p, sub_begin_, sub_attachments_);
+  else
+    per_body_.disableAll(ns);
 
   // Penalty rule (23): beta_i = Tr(A_i) / Tr(J_i^T J_i).
   for (int i = 0; i < ns; ++i) {
@@ -83,6 +89,10 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
 void SubadmmSolver::factorize(const StepProblem& p, int i) {
   const Subsystem& s = p.subsystems[i];
   double* K = k_scratch_.data() + s.a_offset;
+  if (per_body_.uses(i)) {
+    if (per_body_.factorize(p, i, beta_[i], K)) return;
+    per_body_.disable(i);  // not positive definite in this form: the dense Cholesky decides
+  }
   std::copy_n(p.a_data.data() + s.a_offset, static_cast<size_t>(s.dof) * s.dof, K);
   for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
     const Attachment& a = p.attachments[sub_attachments_[q]];
@@ -111,6 +121,7 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
   double* r = rhs_.data() + s.dof_offset;
   std::copy_n(p.b.data() + s.dof_offset, s.dof, r);
   // rhs = b_i + sum_j J_ij^T (beta_i z_ij - u_ij) with u_ij = -lambda_j.
+  const bool tree = per_body_.uses(i);
   double w[6];
   for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
     const int a = sub_attachments_[q];
@@ -119,10 +130,18 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
     const double* z = z_.data() + att_z_offset_[a];
     const double* l = lambda + c.row_offset;
     for (int k = 0; k < c.rows; ++k) w[k] = beta_[i] * z[k] + l[k];
-    kernels::addJTransposeTimes(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, w, r);
+    if (tree && per_body_.bodyOf(a) >= 0)
+      per_body_.addBodyForce(p, a, w);
+    else
+      kernels::addJTransposeTimes(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, w, r);
   }
   double* v = vhat + s.dof_offset;
-  if (s.dof == 6) {
+  if (tree) {
+    per_body_.applyBodyForces(p, i, r);
+    std::copy_n(r, s.dof, v);
+    per_body_.solve(p, i, k_scratch_.data() + s.a_offset, v);
+    per_body_.updateBodyTwists(p, i, v);
+  } else if (s.dof == 6) {
     Eigen::Map<Vec6>(v).noalias() = kinv6_[i] * Eigen::Map<const Vec6>(r);
   } else {
     Eigen::Map<VecX> vm(v, s.dof);
@@ -143,8 +162,11 @@ void SubadmmSolver::zStep(const StepProblem& p, int j, const double* vhat, doubl
     const Attachment& at = p.attachments[a];
     const double bi = beta_[at.subsystem];
     const double inv_b = inv_beta_[at.subsystem];
-    kernels::multiplyJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof,
-                       vhat + p.subsystems[at.subsystem].dof_offset, x);
+    if (per_body_.uses(at.subsystem) && per_body_.bodyOf(a) >= 0)
+      per_body_.multiplyJ(p, a, x);
+    else
+      kernels::multiplyJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof,
+                         vhat + p.subsystems[at.subsystem].dof_offset, x);
     double* y = y_.data() + att_z_offset_[a];
     const double* z = z_.data() + att_z_offset_[a];
     for (int k = 0; k < c.rows; ++k) x[k] = relax_ * x[k] + (1.0 - relax_) * z[k];

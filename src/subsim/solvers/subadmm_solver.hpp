@@ -26,9 +26,12 @@
 //   "theta (22)":       sum_ij ||y_ij^{l+1} - y_ij^l||^2 (N^2 s^2).
 // Warm start: lambda from the solution passed in (mapped by constraint key by the assembler) and
 // z_ij = J_ij vhat_i from the vhat guess passed in (the World passes the current velocities).
+// Tree subsystems (robots) use the per-body form of the journal's (40)-(41) unless
+// SolverSettings::subadmm_factorization says Dense (solvers/per_body_factorization.hpp).
 // All buffers are sized in prepare(); the iteration loop performs no heap allocation.
 #include <vector>
 
+#include "subsim/solvers/per_body_factorization.hpp"
 #include "subsim/solvers/solver.hpp"
 
 namespace subsim {
@@ -64,6 +67,7 @@ class SubadmmSolver final : public Solver {
   std::vector<Mat6> kinv6_;  // (A_i + beta_i J_i^T J_i)^{-1} for 6-DOF subsystems
   std::vector<Eigen::LLT<MatX>> llt_;
   std::vector<Eigen::LLT<MatX>> a_llt_;  // of A_i alone, for a cold start's vhat guess
+  PerBodyFactorization per_body_;        // tree subsystems in the per-body form
   std::vector<double> k_scratch_;        // column-major K_i blocks, laid out like a_data
   // ADMM variables per attachment row.
   std::vector<double> z_, y_, dz_;
