@@ -36,7 +36,9 @@ TEST_P(CanalAccuracy, ReachesConstraintResidualBelow1e8) {
   AlNewtonSolver canal(AlNewtonSolver::Variant::Canal);
   SolverSettings s;
   s.max_iterations = 400;
-  s.tolerance = 1e-11;
+  // 100x below the claim; tighter stopping residuals reach round-off on some problems (a
+  // granular one stalled at 2.8e-11).
+  s.tolerance = 1e-10;
   StepSolution sol = w.lastWarmStart();
   canal.solve(p, s, sol);
   EXPECT_TRUE(sol.stats.converged) << c.spec << ": residual " << sol.stats.residual << " after "
@@ -67,7 +69,7 @@ TEST(Canal, BaselinesOnAGranularProblem) {
   ASSERT_GT(p.numContacts(), 20);
   SolverSettings s;
   s.max_iterations = 400;
-  s.tolerance = 1e-11;
+  s.tolerance = 1e-10;
   s.record_history = true;
   StepSolution ref = w.lastWarmStart();
   AlNewtonSolver(AlNewtonSolver::Variant::Canal).solve(p, s, ref);

@@ -15,11 +15,13 @@
 // Penalty: beta_i = Tr(A_i) / Tr(J_i^T J_i) (ICRA 23), times SolverSettings::beta_scale.
 // Adaptive penalty (SolverSettings::adaptive_beta): residual balancing in the spirit of the
 // journal's (43), but per subsystem: every 5 iterations beta_i is scaled by
-// sqrt(r_p,i / r_d,i) (clamped to [0.1, 10]) when the subsystem's primal residual as an impulse
+// sqrt(r_p,i / r_d,i) (clamped to [0.5, 2]) when the subsystem's primal residual as an impulse
 // r_p,i = max_j ||lambda_j^{l+1} - lambda_j^l|| and its dual residual r_d,i differ by more than
 // 5x, and that subsystem alone is refactored (a 6x6 Cholesky for a rigid body).  Not once both
-// residuals are at round-off (below 1e-12 ||b_i||: their ratio is noise), and never beyond 1e4
+// residuals are at round-off (below 1e-12 ||b_i||: their ratio is noise), and never beyond 100
 // times rule (23)'s value either way: unguarded, a converged solve kept adapting and diverged.
+// This per-subsystem rule also applies to robots in the per-body form (their beta_i is one
+// number for all the subsystem's rows, eq. 41).
 // Stopping residual (documented in SolveStats::residual_name):
 //   "primal+dual (42)": theta_p = max_ij ||J_ij vhat_i - z_ij|| (m/s) plus
 //                       theta_d = max_i ||A_i vhat_i - b_i - sum_j J_ij^T lambda_j|| (N s);
@@ -54,6 +56,8 @@ class SubadmmSolver final : public Solver {
              bool measure);
   double dualResidual(const StepProblem& problem, int subsystem) const;
   void adaptPenalty(const StepProblem& problem, int subsystem);
+  static double balancingFactor(double primal, double dual, double impulse_scale);
+  void scalePenalty(const StepProblem& problem, int subsystem, double factor);
 
   // Adjacency: attachments of each subsystem (CSR) and the constraint of each attachment.
   std::vector<int> sub_begin_;
