@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run_cmd
       ->add_option("--beta-scale", run.beta_scale,
-                   "SubADMM: factor on the penalty rule (23) (default 20)")
+                   "ADMM: factor on the initial penalty rule (default 1, the measured default)")
       ->check(CLI::PositiveNumber);
   run_cmd
       ->add_option("--relaxation", run.relaxation,

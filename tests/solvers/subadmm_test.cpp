@@ -86,7 +86,8 @@ TEST(Subadmm, WarmStartedRestingBoxConvergesInTwoIterations) {
   // (theta_d grows with beta, so the same tolerance is stricter for the default 20x penalty).
   const double tolerance = 1e-5;
   WorldSettings ws;
-  ws.solver_settings.beta_scale = 1.0;
+  ws.solver_settings.subadmm_penalty_rule = SolverSettings::SubadmmPenaltyRule::Trace;
+  ws.solver_settings.beta_scale = 1.0 / kTracePenaltyFactor;
   ws.solver_settings.relaxation = 1.0;
   ws.solver_settings.adaptive_beta = false;
   World w = makeWorld("stack:boxes=1", 500, tolerance, 1, 0.0, ws);
@@ -136,7 +137,7 @@ TEST(Subadmm, AdaptivePenaltyReachesTheSameSolution) {
   StepSolution a, b;
   fixed.solve(p, s, a);
   s.adaptive_beta = true;
-  s.beta_scale = 100.0;  // start far from the balanced penalty
+  s.beta_scale = 5.0;  // start far from the balanced penalty
   adaptive.solve(p, s, b);
   EXPECT_TRUE(b.stats.converged);
   EXPECT_LT((a.vhat - b.vhat).cwiseAbs().maxCoeff(), 1e-7);

@@ -1,6 +1,7 @@
 #include "subsim/assembly/assembler.hpp"
 
 #include "subsim/assembly/constraint_rows.hpp"
+#include "subsim/assembly/deformable_rows.hpp"
 
 namespace subsim {
 
@@ -22,11 +23,18 @@ std::uint64_t contactKey(int shape_a, int shape_b, std::uint32_t feature) {
       mix64((static_cast<std::uint64_t>(shape_a) << 32) ^ static_cast<std::uint32_t>(shape_b)) ^
       mix64(0x100000000ull + feature));
 }
+std::uint64_t structuralKey(std::uint64_t kind_and_index) {
+  return nonZero(mix64(kind_and_index));
+}
 std::uint64_t jointKey(int joint, int part) {
-  return nonZero(mix64(0xa000000000000000ull + (static_cast<std::uint64_t>(joint) << 4) + part));
+  return structuralKey(0xa000000000000000ull + (static_cast<std::uint64_t>(joint) << 4) + part);
 }
 std::uint64_t springKey(int spring) {
-  return nonZero(mix64(0xb000000000000000ull + static_cast<std::uint64_t>(spring)));
+  return structuralKey(0xb000000000000000ull + static_cast<std::uint64_t>(spring));
+}
+std::uint64_t rodKey(int coupling) {
+  // Prefixes in use: a joints, b springs, c robot limits, d/e deformable interfaces/attachments.
+  return structuralKey(0xf000000000000000ull + static_cast<std::uint64_t>(coupling));
 }
 
 void Assembler::assemble(const Model& model, const Partition& partition, const State& state,
@@ -38,12 +46,19 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
   for (size_t r = 0; r < model.robots.size(); ++r)
     prepareRobot(model, static_cast<int>(r), state, robots_[r]);
   const AssemblyContext ctx{model, partition, state, robots_};
+  deformables_.prepare(model);
 
   // Subsystem blocks: A = M_k / (1 - theta), b = M_k v_k / (1 - theta) + h f_k per body (2 M_k
   // and 2 M_k v_k + h f_k at the midpoint theta = 1/2).
   const double g = 1.0 / (1.0 - model.theta);
   for (int s = 0; s < partition.numSubsystems(); ++s) {
     const int sub = problem.addSubsystem(partition.dofOf(s));
+    if (partition.piece_of_subsystem[s] >= 0) {
+      const int piece = partition.piece_of_subsystem[s];
+      addDeformablePieceBlock(model, model.deformableOfPiece(piece), piece, state, h, deformables_,
+                              sub, problem);
+      continue;
+    }
     if (partition.robot_of_subsystem[s] >= 0) {
       const int r = partition.robot_of_subsystem[s];
       addRobotBlock(model, r, state, h, robots_[r], sub, problem);
@@ -80,6 +95,10 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
   }
   for (int s = 0; s < static_cast<int>(model.springs.size()); ++s)
     addSpringConstraint(ctx, s, h, problem);
+  for (int r = 0; r < static_cast<int>(model.rod_couplings.size()); ++r)
+    addRodCouplingConstraint(ctx, r, h, problem);
+  for (int d = 0; d < static_cast<int>(model.deformables.size()); ++d)
+    addDeformableConstraints(ctx, d, h, problem);
 
   contacts_.clear();
   for (const ContactPoint& cp : contacts) {

@@ -8,8 +8,10 @@
 // handled by the integrator (model/integrator.hpp), which carries angular momentum exactly.
 //
 // Robots (Model::robots) are one subsystem each in generalised velocities: see robot_rows.hpp.
+// Deformable pieces (Model::deformables) are one subsystem each, 3 DOF per node: see
+// deformable_rows.hpp.
 // Constraint order: joints (bilateral, then their limits), robot joint limits, springs (soft),
-// contacts.
+// deformable interfaces and attachments, contacts.
 // Stabilisation (the documented choice the papers leave open):
 //   contact normal  e = gap / h when gap >= 0 (speculative: the constraint allows closing the gap
 //                   exactly in one step), e = erp * gap / h when penetrating;
@@ -21,6 +23,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "subsim/assembly/deformable_rows.hpp"
 #include "subsim/assembly/robot_rows.hpp"
 #include "subsim/geometry/contact_point.hpp"
 #include "subsim/model/model.hpp"
@@ -63,12 +66,17 @@ class Assembler {
  private:
   std::vector<AssembledContact> contacts_;
   std::vector<RobotAssembly> robots_;
+  DeformableAssembly deformables_;
 };
 
 /// A persistent, non-zero key for a contact between two shapes with a narrow-phase feature id.
 std::uint64_t contactKey(int shape_a, int shape_b, std::uint32_t feature);
+/// A persistent, non-zero key from a kind prefix (its top bits) plus an index: splitmix64 spreads
+/// small integers over all 64 bits, so keys of different kinds do not collide in practice.
+std::uint64_t structuralKey(std::uint64_t kind_and_index);
 /// Keys for joint rows and springs: distinct from contact keys.
 std::uint64_t jointKey(int joint, int part);
 std::uint64_t springKey(int spring);
+std::uint64_t rodKey(int coupling);  // Model::rod_couplings
 
 }  // namespace subsim

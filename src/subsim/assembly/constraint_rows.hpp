@@ -7,6 +7,10 @@ namespace subsim {
 
 void addJointConstraints(const AssemblyContext& ctx, int joint, double h, StepProblem& problem);
 void addSpringConstraint(const AssemblyContext& ctx, int spring, double h, StepProblem& problem);
+/// One Soft constraint of 6 rows per Cosserat coupling (model/rod_coupling.hpp), or, when both
+/// segments belong to one rigid-body subsystem, the same rows folded into that A_i and b_i.
+void addRodCouplingConstraint(const AssemblyContext& ctx, int coupling, double h,
+                              StepProblem& problem);
 /// Returns the constraint index.
 int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& contact, double h,
                          StepProblem& problem);

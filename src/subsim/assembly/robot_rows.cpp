@@ -21,14 +21,8 @@ bool scalarJoint(const ArticulationLink& link) {
 }  // namespace
 
 std::uint64_t robotLimitKey(int robot, int link, int side) {
-  std::uint64_t x = 0xc000000000000000ull + (static_cast<std::uint64_t>(robot) << 24) +
-                    (static_cast<std::uint64_t>(link) << 1) + static_cast<std::uint64_t>(side);
-  // splitmix64 finaliser, as the other keys (assembler.cpp).
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x == 0 ? 1 : x;
+  return structuralKey(0xc000000000000000ull + (static_cast<std::uint64_t>(robot) << 24) +
+                       (static_cast<std::uint64_t>(link) << 1) + static_cast<std::uint64_t>(side));
 }
 
 std::uint64_t robotNoSlipKey(int robot) {

@@ -109,6 +109,9 @@ bool Model::jointsAllowCollision(int body_a, int body_b) const {
         (j.body_a == body_a && j.body_b == body_b) || (j.body_a == body_b && j.body_b == body_a);
     if (joins && !j.collide_connected) return false;
   }
+  for (const RodCoupling& r : rod_couplings)
+    if ((r.body_a == body_a && r.body_b == body_b) || (r.body_a == body_b && r.body_b == body_a))
+      return false;
   return true;
 }
 
@@ -203,6 +206,21 @@ void Model::validate() const {
     if (j.type == JointType::Hinge && (j.axis_a.norm() < 1e-9 || j.axis_b.norm() < 1e-9))
       fail(at("joints", i, "axis"), "expected a non-zero axis");
   }
+  for (size_t i = 0; i < deformables.size(); ++i) {
+    const DeformableBody& d = deformables[i];
+    if (d.piece.empty())
+      fail(at("deformables", i, "pieces"), "not split: add deformables with addDeformable()");
+    if (!(d.mu >= 0.0)) fail(at("deformables", i, "mu"), "expected a non-negative friction");
+    for (size_t k = 0; k < d.attachments.size(); ++k) {
+      const FemNodeAttachment& a = d.attachments[k];
+      const std::string field = at("deformables", i, "attachments") + "[" + std::to_string(k) + "]";
+      if (a.node < 0 || a.node >= d.rest_mesh.numNodes())
+        fail(field + ".node",
+             "expected a node index below " + std::to_string(d.rest_mesh.numNodes()));
+      checkBodyIndex(*this, a.body, field + ".body", true);
+      if (!finite(a.local_point)) fail(field + ".point", "expected three finite numbers");
+    }
+  }
   for (size_t i = 0; i < springs.size(); ++i) {
     const Spring& s = springs[i];
     checkBodyIndex(*this, s.body_a, at("springs", i, "a"), true);
@@ -215,6 +233,35 @@ void Model::validate() const {
         fail(at("springs", i, "stiffness"),
              "a spring on a kinematic body needs a positive stiffness (its known velocity enters "
              "the damping through e)");
+  }
+  for (size_t i = 0; i < rod_couplings.size(); ++i) {
+    const RodCoupling& r = rod_couplings[i];
+    checkBodyIndex(*this, r.body_a, at("rod_couplings", i, "a"), false);
+    checkBodyIndex(*this, r.body_b, at("rod_couplings", i, "b"), true);
+    if (r.body_a == r.body_b) fail(at("rod_couplings", i, "b"), "expected two different bodies");
+    if (!finite(r.anchor_a) || !finite(r.anchor_b))
+      fail(at("rod_couplings", i, "anchor"), "expected three finite numbers");
+    for (const Quat* q : {&r.rest_relative, &r.material_frame})
+      if (!q->coeffs().allFinite() || std::abs(q->norm() - 1.0) > 1e-6)
+        fail(at("rod_couplings", i, q == &r.rest_relative ? "rest_relative" : "material_frame"),
+             "expected a unit quaternion");
+    const char* names[6] = {"shear_stiffness", "shear_stiffness", "stretch_stiffness",
+                            "bend_stiffness",  "bend_stiffness",  "twist_stiffness"};
+    const char* damping_names[6] = {"shear_damping", "shear_damping", "stretch_damping",
+                                    "bend_damping",  "bend_damping",  "twist_damping"};
+    for (int k = 0; k < 6; ++k) {
+      if (!(r.stiffness(k) >= 0.0) || !std::isfinite(r.stiffness(k)))
+        fail(at("rod_couplings", i, names[k]), "expected >= 0");
+      if (!(r.damping(k) >= 0.0) || !std::isfinite(r.damping(k)))
+        fail(at("rod_couplings", i, damping_names[k]), "expected >= 0");
+    }
+    for (int b : {r.body_a, r.body_b})
+      if (b >= 0 && bodies[b].kind == BodyKind::Kinematic)
+        for (int k = 0; k < 6; ++k)
+          if (!(r.stiffness(k) > 0.0))
+            fail(at("rod_couplings", i, names[k]),
+                 "a coupling to a kinematic body needs positive stiffnesses (its known velocity "
+                 "enters the damping through e)");
   }
 }
 
@@ -239,6 +286,11 @@ State State::initial(const Model& model) {
     s.midpoint_linear_velocity[i] = b.initial_linear_velocity;
     s.midpoint_angular_velocity[i] = b.initial_angular_velocity;
   }
+  for (const DeformableBody& d : model.deformables)
+    for (VecX& x : placedPieces(d, d.initial_pose)) {
+      s.fem_v.push_back(d.initial_velocity.replicate(x.size() / 3, 1));
+      s.fem_x.push_back(std::move(x));
+    }
   RobotKinematics kin;
   MatX scratch;
   for (size_t r = 0; r < model.robots.size(); ++r) {
@@ -265,6 +317,10 @@ std::uint64_t State::hash() const {
   for (size_t r = 0; r < robot_q.size(); ++r) {
     h.add(robot_q[r]);
     h.add(robot_v[r]);
+  }
+  for (size_t k = 0; k < fem_x.size(); ++k) {
+    h.add(fem_x[k]);
+    h.add(fem_v[k]);
   }
   return h.value();
 }

@@ -6,8 +6,10 @@
 #include <vector>
 
 #include "subsim/geometry/shape.hpp"
+#include "subsim/model/deformable_body.hpp"
 #include "subsim/model/kinematic_trajectory.hpp"
 #include "subsim/model/robot.hpp"
+#include "subsim/model/rod_coupling.hpp"
 
 namespace subsim {
 
@@ -121,8 +123,10 @@ struct Model {
   std::vector<BodyShape> shapes;
   std::vector<Joint> joints;
   std::vector<Spring> springs;
+  std::vector<RodCoupling> rod_couplings;  // Cosserat rod segments (model/rod_coupling.hpp)
   std::vector<FrictionPair> friction_pairs;
   std::vector<Robot> robots;
+  std::vector<DeformableBody> deformables;
 
   int addBody(Body body);
   /// Finalises the robot's articulation, checks its sizes and adds one Articulated body per link
@@ -131,6 +135,13 @@ struct Model {
   /// A collision shape on a robot link, its pose given in the link frame (URDF <collision>).
   int addRobotShape(int robot, int link, const Shape& shape, const Pose& origin_in_link,
                     double mu = 0.5);
+  /// Checks the mesh and material, splits the body into its pieces (model/deformable_body.hpp)
+  /// and adds it; returns its index.  std::invalid_argument naming the body and field otherwise.
+  int addDeformable(DeformableBody body);
+  /// Total number of deformable pieces (each a subsystem).
+  int numDeformablePieces() const;
+  /// The deformable that piece `piece` (a global piece index) belongs to.
+  int deformableOfPiece(int piece) const;
   int addShape(int body, const Shape& shape, const Pose& local_pose = Pose(), double mu = 0.5);
   /// A joint whose anchor (and axis) is given once in world coordinates at the initial poses.
   int addJointAtWorld(JointType type, int body_a, int body_b, const Vec3& anchor_world,
@@ -141,7 +152,7 @@ struct Model {
   /// Friction coefficient of a contact between two shapes: a FrictionPair for their bodies if
   /// one exists, else the geometric mean of the shapes' coefficients.
   double frictionBetween(int shape_a, int shape_b) const;
-  /// True when the model lets the two bodies' shapes collide (joint filtering).
+  /// True when the model lets the two bodies' shapes collide (joint and rod-coupling filtering).
   bool jointsAllowCollision(int body_a, int body_b) const;
 
   /// Throws std::invalid_argument naming the first invalid field ("bodies[3].mass: ...").

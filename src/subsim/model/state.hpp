@@ -24,6 +24,10 @@ struct State {
   /// bodies' entries above follow them.
   std::vector<VecX> robot_q;
   std::vector<VecX> robot_v;
+  /// Per deformable piece (all deformables' pieces in order, DeformableBody::first_piece): node
+  /// positions and velocities, 3 per node of the piece (shared nodes have a copy per piece).
+  std::vector<VecX> fem_x;
+  std::vector<VecX> fem_v;
 
   /// The state at t = 0 given by the model's initial poses and velocities.
   static State initial(const Model& model);

@@ -10,7 +10,8 @@ int Partition::totalDof() const {
   return n;
 }
 
-void Partition::addRobots(const Model& model) {
+void Partition::addRobotsAndDeformables(const Model& model) {
+  piece_of_subsystem.assign(numSubsystems(), -1);
   robot_subsystem.clear();
   for (size_t r = 0; r < model.robots.size(); ++r) {
     const Robot& robot = model.robots[r];
@@ -24,7 +25,17 @@ void Partition::addRobots(const Model& model) {
       subsystem_of_body[b] = s;
       offset_in_subsystem[b] = -1;
     }
+    piece_of_subsystem.push_back(-1);
   }
+  piece_subsystem.clear();
+  for (const DeformableBody& d : model.deformables)
+    for (const FemPiece& piece : d.piece) {
+      piece_of_subsystem.push_back(static_cast<int>(piece_subsystem.size()));
+      piece_subsystem.push_back(numSubsystems());
+      bodies.emplace_back();
+      subsystem_dof.push_back(piece.fem.numDof());
+      robot_of_subsystem.push_back(-1);
+    }
 }
 
 namespace {
@@ -52,7 +63,7 @@ class GroupedPartitioner final : public Partitioner {
       p.subsystem_dof.push_back(6 * static_cast<int>(group.size()));
       p.robot_of_subsystem.push_back(-1);
     }
-    p.addRobots(model);
+    p.addRobotsAndDeformables(model);
     return p;
   }
 

@@ -10,7 +10,7 @@ namespace subsim {
 
 /// Rigid bodies come first, 6 DOF each, grouped into subsystems; then one subsystem per robot
 /// (Model::robots) in its generalised velocities, which its link bodies (kind Articulated) map to
-/// through their Jacobians.
+/// through their Jacobians; then one per deformable piece (3 DOF per node).
 struct Partition {
   std::vector<int> subsystem_of_body;  // -1 for static and kinematic bodies
   std::vector<int>
@@ -20,12 +20,15 @@ struct Partition {
   std::vector<int> subsystem_dof;  // per subsystem
   std::vector<int> robot_of_subsystem;  // per subsystem: the robot index, or -1
   std::vector<int> robot_subsystem;     // per robot: its subsystem
+  std::vector<int> piece_of_subsystem;  // per subsystem: the deformable piece, or -1
+  std::vector<int> piece_subsystem;     // per deformable piece (State::fem_x): its subsystem
 
   int numSubsystems() const { return static_cast<int>(subsystem_dof.size()); }
   int dofOf(int subsystem) const { return subsystem_dof[subsystem]; }
   int totalDof() const;
-  /// Appends one subsystem per robot (partitioners call it after placing the rigid bodies).
-  void addRobots(const Model& model);
+  /// Appends one subsystem per robot, then one per deformable piece (partitioners call it after
+  /// placing the rigid bodies).
+  void addRobotsAndDeformables(const Model& model);
 };
 
 class Partitioner {

@@ -90,6 +90,16 @@ void World::setState(const State& state) {
         state.robot_v[r].size() != model_.robots[r].articulation.nv())
       throw std::invalid_argument("setState: robot '" + model_.robots[r].name +
                                   "' has the wrong number of coordinates");
+  const int pieces = model_.numDeformablePieces();
+  if (static_cast<int>(state.fem_x.size()) != pieces ||
+      static_cast<int>(state.fem_v.size()) != pieces)
+    throw std::invalid_argument("setState: the state has " + std::to_string(state.fem_x.size()) +
+                                " deformable pieces, the model " + std::to_string(pieces));
+  for (int k = 0; k < pieces; ++k)
+    if (state.fem_x[k].size() != partition_.dofOf(partition_.piece_subsystem[k]) ||
+        state.fem_v[k].size() != state.fem_x[k].size())
+      throw std::invalid_argument("setState: deformable piece " + std::to_string(k) +
+                                  " has the wrong number of coordinates");
   state_ = state;
   diverged_ = false;
   previous_keys_.clear();
@@ -130,6 +140,10 @@ void World::warmStart() {
     const Subsystem& sub = problem_.subsystems[partition_.robot_subsystem[r]];
     solution_.vhat.segment(sub.dof_offset, sub.dof) = state_.robot_v[r];
   }
+  for (size_t k = 0; k < state_.fem_v.size(); ++k) {
+    const Subsystem& sub = problem_.subsystems[partition_.piece_subsystem[k]];
+    solution_.vhat.segment(sub.dof_offset, sub.dof) = state_.fem_v[k];
+  }
   solution_.lambda.setZero(problem_.numRows());
   for (const Constraint& c : problem_.constraints) {
     auto it = std::lower_bound(previous_keys_.begin(), previous_keys_.end(),
@@ -155,6 +169,21 @@ std::string World::checkDivergence(double max_penetration) const {
       why << "body '" << model_.bodies[b].name << "' moves at " << speed << " m/s (limit "
           << settings_.max_speed << ")";
       return why.str();
+    }
+  }
+  for (size_t d = 0; d < model_.deformables.size(); ++d) {
+    const DeformableBody& body = model_.deformables[d];
+    for (int k = body.first_piece; k < body.first_piece + body.numPieces(); ++k) {
+      if (!state_.fem_x[k].allFinite() || !state_.fem_v[k].allFinite()) {
+        why << "deformable '" << body.name << "' has a non-finite state";
+        return why.str();
+      }
+      const double speed = state_.fem_v[k].cwiseAbs().maxCoeff();
+      if (speed > settings_.max_speed) {
+        why << "a node of deformable '" << body.name << "' moves at " << speed
+            << " m/s along an axis (limit " << settings_.max_speed << ")";
+        return why.str();
+      }
     }
   }
   if (max_penetration > penetration_limit_) {
@@ -237,6 +266,13 @@ StepReport World::step() {
     setRobotBodies(model_, static_cast<int>(r), robot_kinematics_, v, robot_vhat_, robot_jacobian_,
                    state_);
   }
+  for (size_t k = 0; k < state_.fem_x.size(); ++k) {
+    // x_{k+1} = x_k + h vhat, v_{k+1} = g (vhat - theta v_k) (model/deformable_body.hpp).
+    const Subsystem& sub = problem_.subsystems[partition_.piece_subsystem[k]];
+    const auto vhat = solution_.vhat.segment(sub.dof_offset, sub.dof);
+    state_.fem_x[k] += h * vhat;
+    state_.fem_v[k] = g * (vhat - model_.theta * state_.fem_v[k]);
+  }
   state_.time = t + h;
 
   previous_keys_.clear();
@@ -265,6 +301,12 @@ double World::kineticEnergy() const {
     const Vec3& w = state_.angular_velocity[b];
     energy += 0.5 * body.mass * state_.linear_velocity[b].squaredNorm() +
               0.5 * w.dot(R * body.inertia * R.transpose() * w);
+  }
+  for (size_t d = 0; d < model_.deformables.size(); ++d) {
+    const DeformableBody& body = model_.deformables[d];
+    for (int k = 0; k < body.numPieces(); ++k)
+      energy +=
+          0.5 * body.piece[k].fem.lumpedMass().dot(state_.fem_v[body.first_piece + k].cwiseAbs2());
   }
   return energy;
 }

@@ -44,7 +44,7 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   for (int i = 0; i < p.numSubsystems(); ++i) trace_a += p.A(i).trace();
   // (Eigen's sparse reductions assert on a matrix with no rows: no constraints, no J.)
   const double trace_jtj = m > 0 ? J.squaredNorm() : 0.0;
-  beta_ = settings.beta_scale * (trace_jtj > 0.0 ? trace_a / trace_jtj : 1.0);
+  beta_ = settings.beta_scale * kTracePenaltyFactor * (trace_jtj > 0.0 ? trace_a / trace_jtj : 1.0);
 
   // Warm start: lambda when it fits; z = J vhat_guess when the guess fits, else z = J A^{-1} b
   // (K with beta = 0 is A, on the same pattern).

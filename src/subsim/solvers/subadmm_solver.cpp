@@ -32,6 +32,32 @@ constexpr double kRoundOff = 1e-12;
 constexpr double kMaxDrift = 100.0;
 }  // namespace
 
+double SubadmmSolver::delassusPenalty(const StepProblem& p, int i) {
+  // rows / sum_r w_r with w_r = (J_i A_i^-1 J_i^T)_rr, the inverse mass a hard row sees in this
+  // subsystem; a soft row with c' (N s/m) counts as sqrt(w_r / c'), the geometric mean of the
+  // two curvatures of its ADMM splitting (dynamics 1/w_r, compliance c').
+  a_llt_[i].compute(p.A(i));
+  const int n = p.subsystems[i].dof;
+  column_.resize(n);
+  double sum = 0.0;
+  int rows = 0;
+  for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+    const int a = sub_attachments_[q];
+    const Attachment& at = p.attachments[a];
+    const Constraint& c = p.constraints[att_constraint_[a]];
+    const auto J = p.J(at);
+    for (int r = 0; r < at.rows; ++r) {
+      column_ = J.row(r).transpose();
+      a_llt_[i].matrixL().solveInPlace(column_);
+      const double w = column_.squaredNorm();
+      const double soft = c.type == ConstraintType::Soft ? p.soft_c[c.row_offset + r] : 0.0;
+      sum += soft > 0.0 ? std::sqrt(w / soft) : w;
+      ++rows;
+    }
+  }
+  return sum > 0.0 ? rows / sum : 1.0;
+}
+
 void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings) {
   const int ns = p.numSubsystems();
   const int na = static_cast<int>(p.attachments.size());
@@ -79,13 +105,21 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
   else
     per_body_.disableAll(ns);
 
-  // Penalty rule (23): beta_i = Tr(A_i) / Tr(J_i^T J_i).
+  // Initial penalties (SolverSettings::SubadmmPenaltyRule).
+  const bool trace_rule =
+      settings.subadmm_penalty_rule == SolverSettings::SubadmmPenaltyRule::Trace;
   for (int i = 0; i < ns; ++i) {
-    double trace_jtj = 0.0;
-    for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q)
-      trace_jtj += p.J(p.attachments[sub_attachments_[q]]).squaredNorm();
-    const double trace_a = p.A(i).trace();
-    beta_[i] = settings.beta_scale * (trace_jtj > 0.0 ? trace_a / trace_jtj : 1.0);
+    if (sub_begin_[i] == sub_begin_[i + 1]) {
+      beta_[i] = settings.beta_scale;  // no constraint reads it
+    } else if (trace_rule) {
+      // ICRA (23): beta_i = Tr(A_i) / Tr(J_i^T J_i).
+      double trace_jtj = 0.0;
+      for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q)
+        trace_jtj += p.J(p.attachments[sub_attachments_[q]]).squaredNorm();
+      beta_[i] = settings.beta_scale * kTracePenaltyFactor * p.A(i).trace() / trace_jtj;
+    } else {
+      beta_[i] = settings.beta_scale * kDelassusPenaltyFactor * delassusPenalty(p, i);
+    }
     inv_beta_[i] = 1.0 / beta_[i];
     beta_initial_[i] = beta_[i];
     impulse_scale_[i] = p.bBlock(i).norm();

@@ -12,7 +12,8 @@
 //   multiplier update (14) in the closed form u_ij = -lambda_j (journal 39).
 // Over-relaxation (SolverSettings::relaxation = alpha): the z-step uses
 //   alpha J_ij vhat_i + (1 - alpha) z_ij in place of J_ij vhat_i; u_ij = -lambda_j still holds.
-// Penalty: beta_i = Tr(A_i) / Tr(J_i^T J_i) (ICRA 23), times SolverSettings::beta_scale.
+// Penalty: beta_i from SolverSettings::subadmm_penalty_rule (the inverse mass each row sees by
+// default, or ICRA (23)), times SolverSettings::beta_scale.
 // Adaptive penalty (SolverSettings::adaptive_beta): residual balancing in the spirit of the
 // journal's (43), but per subsystem: every 5 iterations beta_i is scaled by
 // sqrt(r_p,i / r_d,i) (clamped to [0.5, 2]) when the subsystem's primal residual as an impulse
@@ -56,6 +57,7 @@ class SubadmmSolver final : public Solver {
              bool measure);
   double dualResidual(const StepProblem& problem, int subsystem) const;
   void adaptPenalty(const StepProblem& problem, int subsystem);
+  double delassusPenalty(const StepProblem& problem, int subsystem);
   static double balancingFactor(double primal, double dual, double impulse_scale);
   void scalePenalty(const StepProblem& problem, int subsystem, double factor);
 
@@ -76,6 +78,7 @@ class SubadmmSolver final : public Solver {
   // ADMM variables per attachment row.
   std::vector<double> z_, y_, dz_;
   std::vector<double> rhs_;  // per DOF
+  VecX column_;              // scratch of delassusPenalty()
   // Per-constraint and per-subsystem residual partials, reduced in a fixed order.
   std::vector<double> primal_part_, theta_part_, dual_part_;
   std::vector<double> dlambda_;  // ||lambda^{l+1} - lambda^l|| per constraint

@@ -1,0 +1,98 @@
+#include "subsim/assembly/deformable_rows.hpp"
+
+#include "subsim/assembly/assembler.hpp"
+#include "subsim/assembly/constraint_rows.hpp"
+
+namespace subsim {
+
+std::uint64_t femInterfaceKey(int deformable, int interface) {
+  return structuralKey(0xd000000000000000ull + (static_cast<std::uint64_t>(deformable) << 32) +
+                       static_cast<std::uint64_t>(interface));
+}
+std::uint64_t femAttachmentKey(int deformable, int attachment) {
+  return structuralKey(0xe000000000000000ull + (static_cast<std::uint64_t>(deformable) << 32) +
+                       static_cast<std::uint64_t>(attachment));
+}
+
+void DeformableAssembly::prepare(const Model& model) {
+  const int n = model.numDeformablePieces();
+  if (static_cast<int>(work.size()) == n) return;
+  work.clear();
+  node_dof.clear();
+  force.assign(n, VecX());
+  for (const DeformableBody& d : model.deformables)
+    for (const FemPiece& p : d.piece) {
+      work.push_back(p.fem.makeWorkspace());
+      std::vector<int> dofs(p.fem.numNodes());
+      for (int k = 0; k < p.fem.numNodes(); ++k) dofs[k] = 3 * k;
+      node_dof.push_back(std::move(dofs));
+    }
+}
+
+void addDeformablePieceBlock(const Model& model, int d, int piece, const State& state, double h,
+                             DeformableAssembly& work, int subsystem, StepProblem& problem) {
+  const DeformableBody& body = model.deformables[d];
+  const CorotationalFemModel& fem = body.piece[piece - body.first_piece].fem;
+  const VecX& x = state.fem_x[piece];
+  const VecX& v = state.fem_v[piece];
+  FemWorkspace& ws = work.work[piece];
+  VecX& f = work.force[piece];
+  fem.updateRotations(x, ws);
+  f.setZero(fem.numDof());
+  fem.addElasticForces(x, ws, f);
+  const double g = 1.0 / (1.0 - model.theta);
+  const double alpha = body.material.rayleigh_mass, beta = body.material.rayleigh_stiffness;
+  const VecX& m = fem.lumpedMass();
+
+  // deformable_body.hpp: A = g M + h^2 K + h g (alpha M + beta K), b = g M v + h (f_el + M
+  // gravity) + h g theta (alpha M + beta K) v.
+  auto A = problem.A(subsystem);
+  auto b = problem.bBlock(subsystem);
+  A.diagonal() = (g + h * g * alpha) * m;
+  b = (g + h * g * model.theta * alpha) * m.cwiseProduct(v) + h * f;
+  for (int k = 0; k < fem.numNodes(); ++k) b.segment<3>(3 * k) += h * m[3 * k] * model.gravity;
+  if (beta > 0.0) {
+    fem.assembleStiffness(ws);
+    b += (h * g * model.theta * beta) * (ws.stiffness * v);
+  }
+  fem.addStiffnessBlocks(ws, work.node_dof[piece], h * h + h * g * beta, A);
+}
+
+void addNodeRows(StepProblem& problem, const AssemblyContext& ctx, int piece, int node,
+                 const NodeRows& G, double sign) {
+  auto J = problem.jacobianFor(ctx.partition.piece_subsystem[piece]);
+  J.block(0, 3 * node, G.rows(), 3) += sign * G;
+}
+
+void addDeformableConstraints(const AssemblyContext& ctx, int d, double h, StepProblem& problem) {
+  const DeformableBody& body = ctx.model.deformables[d];
+  const NodeRows I = NodeRows::Identity(3, 3);
+  const Vec3 axes[3] = {Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()};
+  for (int k = 0; k < static_cast<int>(body.interfaces.size()); ++k) {
+    const FemInterface& c = body.interfaces[k];
+    const int pa = body.first_piece + c.piece_a, pb = body.first_piece + c.piece_b;
+    const int j = problem.addConstraint(ConstraintType::Bilateral, 3, 0.0, femInterfaceKey(d, k));
+    addNodeRows(problem, ctx, pa, c.node_a, I, 1.0);
+    addNodeRows(problem, ctx, pb, c.node_b, I, -1.0);
+    const Vec3 error =
+        ctx.state.fem_x[pa].segment<3>(3 * c.node_a) - ctx.state.fem_x[pb].segment<3>(3 * c.node_b);
+    Eigen::Map<Vec3>(problem.e.data() + problem.constraints[j].row_offset) = error / h;
+  }
+  for (int k = 0; k < static_cast<int>(body.attachments.size()); ++k) {
+    const FemNodeAttachment& a = body.attachments[k];
+    const auto [local_piece, node] = body.node_home[a.node];
+    const int piece = body.first_piece + local_piece;
+    const int j = problem.addConstraint(ConstraintType::Bilateral, 3, 0.0, femAttachmentKey(d, k));
+    addNodeRows(problem, ctx, piece, node, I, 1.0);
+    Vec3 target = a.local_point;
+    if (a.body >= 0) {
+      const Pose& pose = ctx.state.pose[a.body];
+      target = pose.transformPoint(a.local_point);
+      addBodyRows(problem, ctx, a.body, pointVelocityRows(target - pose.position, axes, 3), -1.0);
+    }
+    const Vec3 error = ctx.state.fem_x[piece].segment<3>(3 * node) - target;
+    Eigen::Map<Vec3>(problem.e.data() + problem.constraints[j].row_offset) += error / h;
+  }
+}
+
+}  // namespace subsim

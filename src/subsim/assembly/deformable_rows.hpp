@@ -1,0 +1,40 @@
+#pragma once
+// A deformable piece's subsystem block and the constraints that hold a deformable body together
+// and to other bodies (model/deformable_body.hpp has the step's equations).
+//
+// Interfaces: the copies a and b of a node shared by two pieces, bilateral x_a - x_b = 0 with
+// e = (x_a - x_b) / h, like a joint.  Attachments: a node welded to a point of a body (or the
+// world), bilateral x_node - p = 0 with e = (x_node - p) / h.
+#include <vector>
+
+#include "subsim/assembly/body_rows.hpp"
+#include "subsim/fem/corotational_fem.hpp"
+
+namespace subsim {
+
+/// Up to 3 rows on a node's velocity.
+using NodeRows = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor, 3, 3>;
+
+/// Per-step scratch of the deformable pieces (all deformables' pieces in order).
+struct DeformableAssembly {
+  std::vector<FemWorkspace> work;
+  std::vector<std::vector<int>> node_dof;  // per piece: 3 n for node n
+  std::vector<VecX> force;                 // per piece: the elastic forces f_el(x_k)
+  void prepare(const Model& model);
+};
+
+/// Writes piece `piece` (global index) of deformable `d` into subsystem `subsystem`.
+void addDeformablePieceBlock(const Model& model, int d, int piece, const State& state, double h,
+                             DeformableAssembly& work, int subsystem, StepProblem& problem);
+/// The interface and attachment constraints of deformable `d`.
+void addDeformableConstraints(const AssemblyContext& ctx, int d, double h, StepProblem& problem);
+
+/// Adds sign * G (rows x 3, on a node's velocity) to the last added constraint's block on the
+/// node's piece: `piece` is a global piece index.
+void addNodeRows(StepProblem& problem, const AssemblyContext& ctx, int piece, int node,
+                 const NodeRows& G, double sign);
+
+std::uint64_t femInterfaceKey(int deformable, int interface);
+std::uint64_t femAttachmentKey(int deformable, int attachment);
+
+}  // namespace subsim

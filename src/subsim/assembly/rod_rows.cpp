@@ -1,0 +1,147 @@
+#include "subsim/assembly/constraint_rows.hpp"
+#include "subsim/math/so3.hpp"
+
+namespace subsim {
+
+namespace {
+
+Pose poseOf(const AssemblyContext& ctx, int body) {
+  return body < 0 ? Pose() : ctx.state.pose[body];
+}
+
+/// As in joint_rows.cpp: the Jacobian is evaluated half a step ahead at the last midpoint
+/// velocity, which makes a segment swinging about its neighbour drift by O(h^3) instead of O(h^2).
+Pose midStepPoseOf(const AssemblyContext& ctx, int body, double h) {
+  if (body < 0) return Pose();
+  const Pose& p = ctx.state.pose[body];
+  return Pose{p.position + 0.5 * h * ctx.state.midpoint_linear_velocity[body],
+              integrateRotation(p.orientation, ctx.state.midpoint_angular_velocity[body], 0.5 * h)};
+}
+
+/// Length that makes the angular rows commensurate with the linear ones: the anchor lever arms
+/// (a world clamp counts body a's twice); 1 m when both anchors sit at the centres.
+double rowScale(const RodCoupling& r) {
+  const double la = r.anchor_a.norm();
+  const double l = la + (r.body_b >= 0 ? r.anchor_b.norm() : la);
+  return l > 0.0 ? l : 1.0;
+}
+
+/// Both segments are rigid bodies of one subsystem (a group of the cable partitioner).
+bool foldable(const AssemblyContext& ctx, const RodCoupling& r) {
+  if (r.body_b < 0) return false;
+  const Model& m = ctx.model;
+  if (m.bodies[r.body_a].kind != BodyKind::Dynamic || m.bodies[r.body_b].kind != BodyKind::Dynamic)
+    return false;
+  return ctx.partition.subsystem_of_body[r.body_a] == ctx.partition.subsystem_of_body[r.body_b];
+}
+
+/// A soft coupling inside one subsystem folded into A_i and b_i, as the digest allows for soft
+/// constraints (eq. 3: "may be folded into A_i, b_i"; A_i = mass + energy Hessian): with
+/// lambda = -K e - C J vhat, A vhat = b + J^T lambda becomes (A + J^T C J) vhat = b - J^T K e,
+/// the same solution for every solver, but exact within every SubADMM v-step instead of being
+/// negotiated through the z-step.  Without it the digest's 640-segment cable at 30 iterations
+/// blows up at dt = 10 ms: the stiff stretch rows (h sqrt(k / m) ~ 50) are then only partly
+/// implicit.
+void foldIntoSubsystem(const AssemblyContext& ctx, const RodCoupling& r, const TwistRows& Ga,
+                       const TwistRows& Gb, const Vec6& e, const Vec6& k_row, const Vec6& c_row,
+                       StepProblem& problem) {
+  const int sub = ctx.partition.subsystem_of_body[r.body_a];
+  const int oa = ctx.partition.offset_in_subsystem[r.body_a];
+  const int ob = ctx.partition.offset_in_subsystem[r.body_b];
+  const Mat6 ga = Ga, gb = Gb;
+  const Mat6 caa = ga.transpose() * c_row.asDiagonal() * ga;
+  const Mat6 cbb = gb.transpose() * c_row.asDiagonal() * gb;
+  const Mat6 cab = ga.transpose() * c_row.asDiagonal() * gb;
+  auto A = problem.A(sub);
+  // Symmetrised so that A stays exactly symmetric (a requirement of the Cholesky-based solvers).
+  A.block<6, 6>(oa, oa) += 0.5 * (caa + caa.transpose());
+  A.block<6, 6>(ob, ob) += 0.5 * (cbb + cbb.transpose());
+  A.block<6, 6>(oa, ob) -= cab;
+  A.block<6, 6>(ob, oa) -= cab.transpose();
+  const Vec6 force = k_row.cwiseProduct(e);
+  auto b = problem.bBlock(sub);
+  b.segment<6>(oa) -= ga.transpose() * force;
+  b.segment<6>(ob) += gb.transpose() * force;
+}
+
+/// Rotation vector (world) of a away from its rest orientation relative to b; d/dt = omega_a -
+/// omega_b to first order.
+Vec3 relativeRotation(const RodCoupling& r, const Pose& a, const Pose& b) {
+  return quatLog(a.orientation * (b.orientation * r.rest_relative).conjugate());
+}
+
+/// World material axes (columns d1, d2, d3) of the frame halfway along the relative rotation phi
+/// from b's material frame to a's.
+Mat3 materialAxes(const RodCoupling& r, const Pose& b, const Vec3& phi) {
+  return (quatExp(0.5 * phi) * b.orientation * r.rest_relative * r.material_frame)
+      .toRotationMatrix();
+}
+
+}  // namespace
+
+void addRodCouplingConstraint(const AssemblyContext& ctx, int index, double h,
+                              StepProblem& problem) {
+  const RodCoupling& r = ctx.model.rod_couplings[index];
+  const Pose pa = poseOf(ctx, r.body_a), pb = poseOf(ctx, r.body_b);
+  const Pose ma = midStepPoseOf(ctx, r.body_a, h), mb = midStepPoseOf(ctx, r.body_b, h);
+
+  // Soft rows need k and c before addBodyRows (a kinematic body's velocity enters e scaled by
+  // c / k).  setSoftRow integrates the elastic force at the implicit midpoint, which keeps the
+  // stiff stretch/shear rows of short segments stable at dt = 10 ms (digest eq. 3 with alpha =
+  // c / k + h / 2).
+  const int c = problem.addConstraint(ConstraintType::Soft, 6, 0.0, rodKey(index));
+  const int row = problem.constraints[c].row_offset;
+  // The angular rows are written in units of length: times l (the distance between the two
+  // segment centres through the junction) with k / l^2 and c / l^2, which leaves the torque
+  // J^T lambda unchanged.  Unscaled, their unit entries dwarf the O(l) lever arms of the linear
+  // rows on the same angular velocities, and the per-subsystem penalty of SubADMM (digest eq. 23
+  // and its residual balancing) cannot suit both row kinds at once: a thin 16-segment cable
+  // diverged within 10 steps at the default settings; scaled, it converges.
+  const double l = rowScale(r);
+  for (int k = 0; k < 3; ++k) setSoftRow(problem, row + k, r.stiffness(k), r.damping(k), h);
+  for (int k = 3; k < 6; ++k)
+    setSoftRow(problem, row + k, r.stiffness(k) / (l * l), r.damping(k) / (l * l), h);
+
+  // Material axes d1, d2, d3 halfway between the two segments' frames: at the current poses for
+  // the strains, at the mid-step poses for the rows (the linearisation point of joint_rows.cpp).
+  // Body a's frame alone would split the junction gap into shear and stretch with a bias towards
+  // a, and a chain whose couplings all point the same way then leans: a catenary's lowest point
+  // moved 2.4 mm (of a 0.9 m span) towards one support.
+  const Vec3 phi = relativeRotation(r, pa, pb);
+  const Mat3 D = materialAxes(r, pb, phi);
+  const Mat3 Dm = materialAxes(r, mb, relativeRotation(r, ma, mb));
+  const Vec3 dirs[3] = {Dm.col(0), Dm.col(1), Dm.col(2)};
+
+  // Shear and stretch strains: the gap between the two segment ends in the material frame.
+  const Vec3 gap = pa.transformPoint(r.anchor_a) - pb.transformPoint(r.anchor_b);
+  // Bend and twist strains: the relative rotation in the material frame (the same in a's, b's
+  // and the mid frame, since a rotation leaves its own axis fixed).
+  const Vec3 lin = D.transpose() * gap, ang = D.transpose() * phi;
+  Vec6 e;
+  e << lin, l * ang;
+
+  TwistRows Ga = TwistRows::Zero(6, 6), Gb = TwistRows::Zero(6, 6);
+  Ga.topRows(3) = pointVelocityRows(ma.rotate(r.anchor_a), dirs, 3);
+  Gb.topRows(3) = pointVelocityRows(mb.rotate(r.anchor_b), dirs, 3);
+  for (int k = 0; k < 3; ++k) {
+    Ga.row(3 + k).tail<3>() = l * dirs[k].transpose();
+    Gb.row(3 + k).tail<3>() = l * dirs[k].transpose();
+  }
+
+  if (foldable(ctx, r)) {
+    Vec6 k_row, c_row;
+    for (int k = 0; k < 6; ++k) {
+      k_row[k] = problem.soft_k[row + k];
+      c_row[k] = problem.soft_c[row + k];
+    }
+    dropUnattachedConstraint(problem);  // no rows attached yet
+    foldIntoSubsystem(ctx, r, Ga, Gb, e, k_row, c_row, problem);
+    return;
+  }
+  for (int k = 0; k < 6; ++k) problem.e[row + k] = e[k];
+  addBodyRows(problem, ctx, r.body_a, Ga, 1.0);
+  addBodyRows(problem, ctx, r.body_b, Gb, -1.0);
+  if (problem.constraints.back().num_attachments == 0) dropUnattachedConstraint(problem);
+}
+
+}  // namespace subsim

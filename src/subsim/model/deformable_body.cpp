@@ -1,0 +1,113 @@
+#include "subsim/model/deformable_body.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include "subsim/model/model.hpp"
+
+namespace subsim {
+
+void splitDeformable(DeformableBody& body) {
+  const TetMesh& mesh = body.rest_mesh;
+  const int nt = mesh.numTets();
+  if (body.pieces < 1 || body.pieces > nt)
+    throw std::invalid_argument("pieces: expected 1.." + std::to_string(nt) +
+                                " (the mesh's tets), got " + std::to_string(body.pieces));
+  // The longest axis of the rest mesh's bounding box.
+  Vec3 lower = Vec3::Constant(1e300), upper = Vec3::Constant(-1e300);
+  for (const Vec3& x : mesh.nodes) {
+    lower = lower.cwiseMin(x);
+    upper = upper.cwiseMax(x);
+  }
+  int axis = 0;
+  (upper - lower).maxCoeff(&axis);
+  std::vector<double> key(nt);
+  for (int t = 0; t < nt; ++t) {
+    double c = 0.0;
+    for (int n : mesh.tets[t]) c += mesh.nodes[n][axis];
+    key[t] = c;
+  }
+  std::vector<int> order(nt);
+  std::iota(order.begin(), order.end(), 0);
+  // Ties broken by index: the same mesh always splits the same way.
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key[a] < key[b]; });
+
+  body.piece.clear();
+  body.interfaces.clear();
+  std::vector<int> first_copy_piece(mesh.numNodes(), -1), first_copy_node(mesh.numNodes(), -1);
+  for (int k = 0; k < body.pieces; ++k) {
+    const int begin = static_cast<int>(static_cast<long long>(nt) * k / body.pieces);
+    const int end = static_cast<int>(static_cast<long long>(nt) * (k + 1) / body.pieces);
+    TetMesh sub;
+    std::vector<int> local(mesh.numNodes(), -1), body_node;
+    for (int r = begin; r < end; ++r) {
+      std::array<int, 4> tet = mesh.tets[order[r]];
+      for (int& n : tet) {
+        if (local[n] < 0) {
+          local[n] = static_cast<int>(body_node.size());
+          body_node.push_back(n);
+          sub.nodes.push_back(mesh.nodes[n]);
+        }
+        n = local[n];
+      }
+      sub.tets.push_back(tet);
+    }
+    const int piece_index = static_cast<int>(body.piece.size());
+    for (int i = 0; i < static_cast<int>(body_node.size()); ++i) {
+      const int n = body_node[i];
+      if (first_copy_piece[n] < 0) {
+        first_copy_piece[n] = piece_index;
+        first_copy_node[n] = i;
+      } else {
+        body.interfaces.push_back({first_copy_piece[n], first_copy_node[n], piece_index, i});
+      }
+    }
+    body.piece.push_back(FemPiece{CorotationalFemModel(sub, body.material), std::move(body_node)});
+  }
+  body.node_home.resize(mesh.numNodes());
+  for (int n = 0; n < mesh.numNodes(); ++n)
+    body.node_home[n] = {first_copy_piece[n], first_copy_node[n]};
+}
+
+std::vector<VecX> placedPieces(const DeformableBody& body, const Pose& pose) {
+  std::vector<VecX> out;
+  for (const FemPiece& p : body.piece) {
+    VecX x(3 * p.body_node.size());
+    for (size_t i = 0; i < p.body_node.size(); ++i)
+      x.segment<3>(3 * i) = pose.transformPoint(body.rest_mesh.nodes[p.body_node[i]]);
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+int Model::numDeformablePieces() const {
+  int n = 0;
+  for (const DeformableBody& d : deformables) n += d.numPieces();
+  return n;
+}
+
+int Model::deformableOfPiece(int piece) const {
+  for (int d = 0; d < static_cast<int>(deformables.size()); ++d)
+    if (piece < deformables[d].first_piece + deformables[d].numPieces()) return d;
+  return -1;
+}
+
+int Model::addDeformable(DeformableBody body) {
+  const std::string where =
+      "deformables[" + std::to_string(deformables.size()) + "] ('" + body.name + "')";
+  const std::string defect = checkTetMesh(body.rest_mesh);
+  if (!defect.empty()) throw std::invalid_argument(where + ": mesh: " + defect);
+  try {
+    validateFemMaterial(body.material);
+    splitDeformable(body);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(where + ": " + e.what());
+  }
+  body.surface = boundaryTriangles(body.rest_mesh);
+  body.first_piece = numDeformablePieces();
+  deformables.push_back(std::move(body));
+  return static_cast<int>(deformables.size()) - 1;
+}
+
+}  // namespace subsim

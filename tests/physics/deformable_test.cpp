@@ -1,0 +1,182 @@
+// Deformable bodies in the step: free fall keeps the shape, a cantilever under its own weight
+// settles where the static FEM solution of the same mesh puts it, and splitting the body into
+// 1, 5 or 20 pieces gives the same motion (the pieces' masses and energies add up exactly and
+// the interface constraints are solved exactly by a Newton-type solver).
+#include <gtest/gtest.h>
+
+#include <Eigen/SparseCholesky>
+
+#include "subsim/fem/box_tet_mesher.hpp"
+#include "subsim/sim/world.hpp"
+
+namespace subsim {
+namespace {
+
+constexpr double kLength = 0.5, kWidth = 0.05;
+
+// A beam along x from 0 to kLength, clamped at x = 0 when `clamped`.
+DeformableBody beam(int pieces, bool clamped) {
+  DeformableBody d;
+  d.name = "beam";
+  // Coarse (one cell across): both sides of every comparison below use the same mesh.
+  d.rest_mesh = boxTetMesh(Vec3(kLength, kWidth, kWidth), 12, 1, 1);
+  d.material.young = 5e6;
+  d.material.poisson = 0.3;
+  d.material.density = 1000.0;
+  // Mass-proportional damping, about critical for the first bending mode (12 Hz), settles the
+  // clamped beam; it would also drag a free body (it damps absolute velocity), so only there.
+  if (clamped) d.material.rayleigh_mass = 60.0;
+  d.initial_pose.position = Vec3(0.5 * kLength, 0.0, 0.5);
+  d.pieces = pieces;
+  if (clamped)
+    for (int n = 0; n < d.rest_mesh.numNodes(); ++n) {
+      const Vec3 x = d.initial_pose.transformPoint(d.rest_mesh.nodes[n]);
+      if (x.x() < 1e-9) d.attachments.push_back({n, -1, x});
+    }
+  return d;
+}
+
+int tipNode(const DeformableBody& d) {
+  // The node at (L, +w/2, +w/2) in the world: largest x, then y, then z.
+  int best = 0;
+  for (int n = 1; n < d.rest_mesh.numNodes(); ++n) {
+    const Vec3 a = d.rest_mesh.nodes[n], b = d.rest_mesh.nodes[best];
+    if (a.x() > b.x() + 1e-12 ||
+        (std::abs(a.x() - b.x()) < 1e-12 && (a.y() + a.z() > b.y() + b.z() + 1e-12)))
+      best = n;
+  }
+  return best;
+}
+
+Vec3 nodePosition(const World& w, int deformable, int node) {
+  const DeformableBody& d = w.model().deformables[deformable];
+  const auto [piece, local] = d.node_home[node];
+  return w.state().fem_x[d.first_piece + piece].segment<3>(3 * local);
+}
+
+World makeWorld(Model model, const std::string& solver, double tolerance) {
+  WorldSettings ws;
+  ws.solver = solver;
+  ws.solver_settings.max_iterations = 200;
+  ws.solver_settings.tolerance = tolerance;
+  return World(std::move(model), ws);
+}
+
+TEST(Deformable, FreeFallKeepsTheShapeAndFollowsTheScheme) {
+  Model m;
+  m.dt = 0.01;
+  const int d = m.addDeformable(beam(3, false));
+  World w = makeWorld(std::move(m), "canal", 1e-10);
+  ASSERT_EQ(w.partition().numSubsystems(), 3);
+  double v = 0.0, z = 0.0;
+  for (int k = 0; k < 30; ++k) {
+    ASSERT_FALSE(w.step().diverged);
+    // The theta-scheme with gravity alone: vhat = v + h (1 - theta) g, v' = v + h g, z' = z + h
+    // vhat.
+    const double g = -9.81, vhat = v + w.model().dt * (1.0 - w.model().theta) * g;
+    z += w.model().dt * vhat;
+    v += w.model().dt * g;
+  }
+  const DeformableBody& body = w.model().deformables[d];
+  for (int n = 0; n < body.rest_mesh.numNodes(); ++n) {
+    const Vec3 expected = body.initial_pose.transformPoint(body.rest_mesh.nodes[n]) + Vec3(0, 0, z);
+    EXPECT_LT((nodePosition(w, d, n) - expected).norm(), 1e-9)
+        << "node " << n << ": " << nodePosition(w, d, n).transpose() << " expected "
+        << expected.transpose();
+  }
+}
+
+// The linear static deflection of the clamped beam under its own weight on the same mesh:
+// K u = f with the clamped nodes fixed (small deflection: the corotational K at rest).
+double staticTipDeflection(const DeformableBody& d) {
+  const CorotationalFemModel fem(d.rest_mesh, d.material);
+  FemWorkspace ws = fem.makeWorkspace();
+  fem.assembleStiffness(ws);
+  std::vector<int> free_index(fem.numDof(), -1);
+  std::vector<bool> clamped(fem.numNodes(), false);
+  for (const FemNodeAttachment& a : d.attachments) clamped[a.node] = true;
+  int nf = 0;
+  for (int n = 0; n < fem.numNodes(); ++n)
+    if (!clamped[n])
+      for (int c = 0; c < 3; ++c) free_index[3 * n + c] = nf++;
+  std::vector<Eigen::Triplet<double>> entries;
+  for (int col = 0; col < ws.stiffness.outerSize(); ++col)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(ws.stiffness, col); it; ++it)
+      if (free_index[it.row()] >= 0 && free_index[it.col()] >= 0)
+        entries.emplace_back(free_index[it.row()], free_index[it.col()], it.value());
+  Eigen::SparseMatrix<double> K(nf, nf);
+  K.setFromTriplets(entries.begin(), entries.end());
+  VecX f = VecX::Zero(nf);
+  for (int n = 0; n < fem.numNodes(); ++n)
+    if (!clamped[n]) f[free_index[3 * n + 2]] = -9.81 * fem.lumpedMass()[3 * n];
+  const VecX u = Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>(K).solve(f);
+  return u[free_index[3 * tipNode(d) + 2]];
+}
+
+double settledTipDeflection(int pieces, std::string* report = nullptr) {
+  Model m;
+  m.dt = 0.01;
+  const int d = m.addDeformable(beam(pieces, true));
+  World w = makeWorld(std::move(m), "canal", 1e-10);
+  const int tip = tipNode(w.model().deformables[d]);
+  const double z0 = nodePosition(w, d, tip).z();
+  for (int k = 0; k < 100; ++k) {
+    const StepReport r = w.step();
+    if (r.diverged) return 1e300;
+  }
+  if (report) *report = "kinetic energy " + std::to_string(w.kineticEnergy());
+  return nodePosition(w, d, tip).z() - z0;
+}
+
+TEST(Deformable, ClampedBeamSettlesAtTheStaticSolution) {
+  const double expected = staticTipDeflection(beam(1, true));
+  ASSERT_LT(expected, -1e-3);  // a visible sag
+  std::string report;
+  const double settled = settledTipDeflection(1, &report);
+  EXPECT_NEAR(settled, expected, 0.01 * std::abs(expected)) << report;
+}
+
+TEST(Deformable, SplittingDoesNotChangeTheSolution) {
+  const double one = settledTipDeflection(1);
+  for (int pieces : {5, 20}) {
+    const double split = settledTipDeflection(pieces);
+    EXPECT_NEAR(split, one, 1e-6 * std::abs(one)) << pieces << " pieces";
+  }
+}
+
+TEST(Deformable, BadBodiesAreRefusedWithTheField) {
+  Model m;
+  DeformableBody d = beam(1, false);
+  d.pieces = 100000;
+  try {
+    m.addDeformable(d);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("deformables[0] ('beam'): pieces"), std::string::npos)
+        << e.what();
+  }
+  d = beam(1, false);
+  d.material.poisson = 0.5;
+  EXPECT_THROW(m.addDeformable(d), std::invalid_argument);
+  d = beam(1, false);
+  d.rest_mesh.tets[3] = {d.rest_mesh.tets[3][1], d.rest_mesh.tets[3][0], d.rest_mesh.tets[3][2],
+                         d.rest_mesh.tets[3][3]};
+  try {
+    m.addDeformable(d);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("mesh: tets[3]: inverted"), std::string::npos) << e.what();
+  }
+  d = beam(1, false);
+  d.attachments.push_back({100000, -1, Vec3::Zero()});
+  m.addDeformable(d);
+  try {
+    m.validate();
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("attachments[0].node"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace subsim
