@@ -7,6 +7,7 @@
 #include <Eigen/SparseCholesky>
 
 #include "subsim/fem/box_tet_mesher.hpp"
+#include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/world.hpp"
 
 namespace subsim {
@@ -176,6 +177,86 @@ TEST(Deformable, BadBodiesAreRefusedWithTheField) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("attachments[0].node"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace subsim
+
+namespace subsim {
+namespace {
+
+double lowestNodeZ(const World& w, int deformable) {
+  const DeformableBody& d = w.model().deformables[deformable];
+  double z = 1e300;
+  for (int n = 0; n < d.rest_mesh.numNodes(); ++n)
+    z = std::min(z, nodePosition(w, deformable, n).z());
+  return z;
+}
+
+TEST(DeformableContact, BlockDroppedOnTheGroundComesToRest) {
+  Model m;
+  m.dt = 0.01;
+  addGround(m, 0.5);
+  DeformableBody d;
+  d.name = "block";
+  d.rest_mesh = boxTetMesh(Vec3(0.1, 0.1, 0.1), 3, 3, 3);
+  d.material.young = 1e5;
+  d.material.poisson = 0.3;
+  d.material.density = 1000.0;
+  d.material.rayleigh_stiffness = 0.01;
+  d.initial_pose.position = Vec3(0.0, 0.0, 0.08);
+  d.pieces = 3;
+  const int id = m.addDeformable(d);
+  World w = makeWorld(std::move(m), "subadmm", 1e-7);
+  for (int k = 0; k < 100; ++k) ASSERT_FALSE(w.step().diverged) << "step " << k;
+  // Resting: on the ground (within a millimetre), still, and squashed by its weight by a little
+  // (1 kg on 0.01 m^2 at E = 0.1 MPa: strain 1e-2 at the bottom, so well under a centimetre).
+  EXPECT_GT(lowestNodeZ(w, id), -1e-3);
+  EXPECT_LT(lowestNodeZ(w, id), 1e-3);
+  EXPECT_LT(w.kineticEnergy(), 1e-4);
+  double top = -1e300;
+  for (int n = 0; n < w.model().deformables[id].rest_mesh.numNodes(); ++n)
+    top = std::max(top, nodePosition(w, id, n).z());
+  EXPECT_GT(top, 0.09);
+  EXPECT_LT(top, 0.1 + 1e-3);
+  EXPECT_GT(w.lastProblem().numContacts(), 0);
+}
+
+TEST(DeformableContact, ABoxEdgeDoesNotCutIntoAFaceBetweenNodes) {
+  // A coarse, stiff slab (nodes 0.2 m apart) on the ground and a box standing on one edge in the
+  // middle of a face: only edge-vs-triangle contacts can hold it.
+  Model m;
+  m.dt = 0.01;
+  addGround(m, 0.5);
+  DeformableBody slab;
+  slab.name = "slab";
+  slab.rest_mesh = boxTetMesh(Vec3(0.4, 0.4, 0.05), 2, 2, 1);
+  slab.material.young = 1e7;
+  slab.material.poisson = 0.3;
+  slab.material.density = 1000.0;
+  slab.material.rayleigh_stiffness = 0.005;
+  slab.initial_pose.position = Vec3(0.0, 0.0, 0.025);
+  const int id = m.addDeformable(slab);
+  Body box = namedBody("box", BodyKind::Dynamic, 1.0);
+  const Shape shape = Shape::box(Vec3(0.03, 0.03, 0.03));
+  box.inertia = shape.unitDensityInertia(1.0);
+  // Rotated 45 degrees about y: an edge along y at the bottom, 0.03 sqrt(2) below the centre.
+  box.initial_pose.orientation = Quat(Eigen::AngleAxisd(M_PI / 4, Vec3::UnitY()));
+  box.initial_pose.position = Vec3(0.1, 0.1, 0.05 + 0.03 * std::sqrt(2.0) + 0.002);
+  const int b = m.addBody(box);
+  m.addShape(b, shape);
+  World w = makeWorld(std::move(m), "subadmm", 1e-7);
+  bool edge_contact = false;
+  for (int k = 0; k < 30; ++k) {
+    ASSERT_FALSE(w.step().diverged) << "step " << k;
+    for (const DeformableShapeContact& c : w.lastDeformableContacts())
+      edge_contact = edge_contact || c.geometry.kind != DeformableContactKind::NodeVsShape;
+  }
+  EXPECT_TRUE(edge_contact);
+  // The edge stays on the slab's top face (z = 0.05), sinking at most a millimetre.
+  const double edge_z = w.state().pose[b].position.z() - 0.03 * std::sqrt(2.0);
+  EXPECT_GT(edge_z, 0.049) << "the box fell to " << w.state().pose[b].position.z();
+  EXPECT_GT(lowestNodeZ(w, id), -1e-3);
 }
 
 }  // namespace

@@ -39,7 +39,8 @@ std::uint64_t rodKey(int coupling) {
 
 void Assembler::assemble(const Model& model, const Partition& partition, const State& state,
                          const BodyForces& forces, const std::vector<ContactPoint>& contacts,
-                         double h, StepProblem& problem) {
+                         double h, StepProblem& problem,
+                         std::vector<DeformableShapeContact>* deformable_contacts) {
   problem.clear();
   problem.dt = h;
   robots_.resize(model.robots.size());
@@ -111,6 +112,9 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
     c.constraint = addContactConstraint(ctx, c, h, problem);
     contacts_.push_back(c);
   }
+  if (deformable_contacts)
+    for (DeformableShapeContact& c : *deformable_contacts)
+      c.constraint = addDeformableContactConstraint(ctx, c, h, problem);
 }
 
 }  // namespace subsim

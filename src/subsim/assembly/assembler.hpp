@@ -58,9 +58,11 @@ class Assembler {
  public:
   /// Fills `problem` for one step of size h.  `contacts` index shapes of the model (object index
   /// == shape index).  The assembled contacts are kept for recording (assembledContacts()).
+  /// `deformable_contacts` (deformable surfaces against rigid shapes) get their constraint index.
   void assemble(const Model& model, const Partition& partition, const State& state,
                 const BodyForces& forces, const std::vector<ContactPoint>& contacts, double h,
-                StepProblem& problem);
+                StepProblem& problem,
+                std::vector<DeformableShapeContact>* deformable_contacts = nullptr);
   const std::vector<AssembledContact>& assembledContacts() const { return contacts_; }
 
  private:

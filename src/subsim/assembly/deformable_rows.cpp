@@ -1,5 +1,7 @@
 #include "subsim/assembly/deformable_rows.hpp"
 
+#include <cmath>
+
 #include "subsim/assembly/assembler.hpp"
 #include "subsim/assembly/constraint_rows.hpp"
 
@@ -12,6 +14,11 @@ std::uint64_t femInterfaceKey(int deformable, int interface) {
 std::uint64_t femAttachmentKey(int deformable, int attachment) {
   return structuralKey(0xe000000000000000ull + (static_cast<std::uint64_t>(deformable) << 32) +
                        static_cast<std::uint64_t>(attachment));
+}
+
+std::uint64_t femContactKey(int deformable, int shape, std::uint32_t feature) {
+  return structuralKey(0x9000000000000000ull + (static_cast<std::uint64_t>(deformable) << 48) +
+                       (static_cast<std::uint64_t>(shape) << 32) + feature);
 }
 
 void DeformableAssembly::prepare(const Model& model) {
@@ -93,6 +100,35 @@ void addDeformableConstraints(const AssemblyContext& ctx, int d, double h, StepP
     const Vec3 error = ctx.state.fem_x[piece].segment<3>(3 * node) - target;
     Eigen::Map<Vec3>(problem.e.data() + problem.constraints[j].row_offset) += error / h;
   }
+}
+
+int addDeformableContactConstraint(const AssemblyContext& ctx, const DeformableShapeContact& c,
+                                   double h, StepProblem& problem) {
+  const DeformableBody& body = ctx.model.deformables[c.deformable];
+  const BodyShape& shape = ctx.model.shapes[c.shape];
+  const double mu = std::sqrt(body.mu * shape.mu);
+  const int j = problem.addConstraint(ConstraintType::Contact, 3, mu,
+                                      femContactKey(c.deformable, c.shape, c.geometry.feature));
+  Vec3 dirs[3];
+  dirs[0] = c.geometry.normal;
+  tangentBasis(dirs[0], dirs[1], dirs[2]);
+  NodeRows D(3, 3);
+  for (int k = 0; k < 3; ++k) D.row(k) = dirs[k].transpose();
+  for (int k = 0; k < 3; ++k) {
+    const int node = c.geometry.nodes[k];
+    const double w = c.geometry.weights[k];
+    if (node < 0 || w == 0.0) continue;
+    const auto [piece, local] = body.node_home[node];
+    addNodeRows(problem, ctx, body.first_piece + piece, local, D, w);
+  }
+  // The rigid surface point: point - gap / 2 n (deformable_contact.hpp).
+  const Vec3 p_rigid = c.geometry.point - 0.5 * c.geometry.gap * c.geometry.normal;
+  const Pose& pose = ctx.state.pose[shape.body];
+  addBodyRows(problem, ctx, shape.body, pointVelocityRows(p_rigid - pose.position, dirs, 3), -1.0);
+  const double gap = c.geometry.gap;
+  problem.e[problem.constraints[j].row_offset] +=
+      (gap >= 0.0 ? gap : ctx.model.contact.erp * gap) / h;
+  return j;
 }
 
 }  // namespace subsim

@@ -9,6 +9,7 @@
 
 #include "subsim/assembly/body_rows.hpp"
 #include "subsim/fem/corotational_fem.hpp"
+#include "subsim/geometry/deformable_contact.hpp"
 
 namespace subsim {
 
@@ -34,7 +35,23 @@ void addDeformableConstraints(const AssemblyContext& ctx, int d, double h, StepP
 void addNodeRows(StepProblem& problem, const AssemblyContext& ctx, int piece, int node,
                  const NodeRows& G, double sign);
 
+/// A contact between deformable `deformable`'s surface (nodes are body nodes) and rigid shape
+/// `shape` (geometry/deformable_contact.hpp: the normal points from the shape to the deformable).
+struct DeformableShapeContact {
+  int deformable = 0;
+  int shape = 0;
+  DeformableContact geometry;
+  int constraint = -1;  // filled by the assembler
+};
+
+/// A contact constraint [n, t1, t2] on the velocity of the deformable point (the weighted nodes,
+/// each through its home copy) relative to the shape's body; friction the geometric mean of the
+/// deformable's and the shape's mu.  Returns the constraint index.
+int addDeformableContactConstraint(const AssemblyContext& ctx, const DeformableShapeContact& c,
+                                   double h, StepProblem& problem);
+
 std::uint64_t femInterfaceKey(int deformable, int interface);
+std::uint64_t femContactKey(int deformable, int shape, std::uint32_t feature);
 std::uint64_t femAttachmentKey(int deformable, int attachment);
 
 }  // namespace subsim

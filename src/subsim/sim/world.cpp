@@ -51,6 +51,7 @@ World::World(Model model, WorldSettings settings)
   state_ = State::initial(model_);
   solver_ = makeSolver(settings_.solver);
   detector_ = makeSweepAndPruneDetector();
+  deformable_collider_ = std::make_unique<DeformableCollider>(model_);
   for (const Joint& j : model_.joints)
     if (!j.collide_connected && j.body_b >= 0)
       joined_bodies_.emplace_back(std::min(j.body_a, j.body_b), std::max(j.body_a, j.body_b));
@@ -225,9 +226,13 @@ StepReport World::step() {
   detector_->detect(objects_, filter, contacts_);
   for (const ContactPoint& c : contacts_)
     report.max_penetration = std::max(report.max_penetration, -c.geometry.gap);
+  deformable_collider_->collide(model_, state_, objects_, h, deformable_contacts_);
+  for (const DeformableShapeContact& c : deformable_contacts_)
+    report.max_penetration = std::max(report.max_penetration, -c.geometry.gap);
 
   // 2. assemble, with the warm start mapped by key
-  assembler_.assemble(model_, partition_, state_, forces_, contacts_, h, problem_);
+  assembler_.assemble(model_, partition_, state_, forces_, contacts_, h, problem_,
+                      &deformable_contacts_);
   assert(problem_.check().empty());
   warmStart();
   warm_start_.vhat = solution_.vhat;

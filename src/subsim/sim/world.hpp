@@ -22,6 +22,7 @@
 #include "subsim/model/state.hpp"
 #include "subsim/partition/partition.hpp"
 #include "subsim/problem/step_problem.hpp"
+#include "subsim/sim/deformable_collider.hpp"
 #include "subsim/solvers/solver.hpp"
 
 namespace subsim {
@@ -83,6 +84,10 @@ class World {
   const std::vector<AssembledContact>& lastContacts() const {
     return assembler_.assembledContacts();
   }
+  /// The last step's deformable-vs-shape contacts (with their constraint indices).
+  const std::vector<DeformableShapeContact>& lastDeformableContacts() const {
+    return deformable_contacts_;
+  }
 
   /// Total kinetic energy of the dynamic bodies (J).
   double kineticEnergy() const;
@@ -106,6 +111,8 @@ class World {
   double penetration_limit_ = 0.0;
   std::vector<CollisionObject> objects_;
   std::vector<ContactPoint> contacts_;
+  std::unique_ptr<DeformableCollider> deformable_collider_;
+  std::vector<DeformableShapeContact> deformable_contacts_;
   BodyForces forces_;
   Assembler assembler_;
   StepProblem problem_;
