@@ -117,8 +117,9 @@ void addRodCouplingConstraint(const AssemblyContext& ctx, int index, double h,
   // Bend and twist strains: the relative rotation in the material frame (the same in a's, b's
   // and the mid frame, since a rotation leaves its own axis fixed).
   const Vec3 lin = D.transpose() * gap, ang = D.transpose() * phi;
-  Vec6 e;
-  e << lin, l * ang;
+  Vec6 e;  // (head/tail rather than <<: GCC 12 -O3 warns falsely on the comma initializer)
+  e.head<3>() = lin;
+  e.tail<3>() = l * ang;
 
   TwistRows Ga = TwistRows::Zero(6, 6), Gb = TwistRows::Zero(6, 6);
   Ga.topRows(3) = pointVelocityRows(ma.rotate(r.anchor_a), dirs, 3);

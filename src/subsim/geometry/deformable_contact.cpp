@@ -25,9 +25,9 @@ constexpr double kConeTolerance = 0.05;
 // its barycentric weights and Voronoi region: 0 inside, 1 + k on edge k (corners k, k+1), 4 + k
 // at corner k.
 struct TriangleClosest {
-  Vec3 point;
-  Vec3 weights;
-  int region;
+  Vec3 point = Vec3::Zero();
+  Vec3 weights = Vec3::Zero();
+  int region = 0;
 };
 
 TriangleClosest closestOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {

@@ -19,6 +19,8 @@ void CosseratCableSpec::validate() const {
   if (!positive(length)) fail(*this, "length", "expected a positive length in m");
   if (!positive(radius)) fail(*this, "radius", "expected a positive radius in m");
   if (segments < 1) fail(*this, "segments", "expected at least one segment");
+  if (segments_per_subsystem < 0)
+    fail(*this, "segments_per_subsystem", "expected 0 (one per segment) or a positive count");
   if (!positive(young)) fail(*this, "young", "expected a positive Young's modulus in Pa");
   if (!(poisson > -1.0 && poisson < 0.5)) fail(*this, "poisson", "expected -1 < nu < 0.5");
   if (!positive(density)) fail(*this, "density", "expected a positive density in kg/m^3");
@@ -77,6 +79,9 @@ CosseratCable addCosseratCable(Model& model, const CosseratCableSpec& spec) {
     b.inertia = inertia;
     b.initial_pose = Pose{spec.start + (i + 0.5) * L * spec.direction, orientation};
     b.initial_linear_velocity = spec.initial_velocity;
+    // Group ids: the body index of the group's first segment, unique in the model.
+    if (spec.segments_per_subsystem > 0)
+      b.subsystem_group = static_cast<int>(model.bodies.size()) - i % spec.segments_per_subsystem;
     const int body = model.addBody(b);
     if (i == 0) cable.first_body = body;
     if (!spec.collide) continue;

@@ -29,6 +29,9 @@ struct CosseratCableSpec {
   Vec3 initial_velocity = Vec3::Zero();  // m/s, every segment
   double mu = 0.5;                       // friction of the segment capsules
   bool collide = true;                   // give each segment a capsule shape
+  /// Consecutive segments per subsystem (Body::subsystem_group; the ICRA cable uses 4); their
+  /// couplings are then folded into the subsystem's A_i.  0: every segment on its own.
+  int segments_per_subsystem = 4;
   /// Shape filter of the capsules: by default the cable's own group is masked out, so segments
   /// never collide with each other (neighbours overlap at their shared end) but do collide with
   /// every shape of the default group 1.

@@ -32,6 +32,9 @@ struct Body {
   std::vector<int> shapes;                       // indices into Model::shapes (filled by addShape)
   int robot = -1;  // articulated bodies: the robot (Model::robots) and link they mirror
   int link = -1;
+  /// Dynamic bodies with the same non-negative group share one subsystem under the default
+  /// partition (the ICRA paper groups 4 cable segments per subsystem); -1: a subsystem of its own.
+  int subsystem_group = -1;
 };
 
 /// A body with a name, kind and mass; everything else at its default.
@@ -132,6 +135,9 @@ struct Model {
   /// Finalises the robot's articulation, checks its sizes and adds one Articulated body per link
   /// (named "robot/link"); returns the robot's index.  std::invalid_argument on a bad robot.
   int addRobot(Robot robot);
+  /// Sets a robot's initial configuration and its link bodies' initial poses (which joints and
+  /// springs given in world coordinates at the initial poses refer to).
+  void setRobotInitialConfiguration(int robot, const VecX& q);
   /// A collision shape on a robot link, its pose given in the link frame (URDF <collision>).
   int addRobotShape(int robot, int link, const Shape& shape, const Pose& origin_in_link,
                     double mu = 0.5);

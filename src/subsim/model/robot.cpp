@@ -131,7 +131,25 @@ int Model::addRobot(Robot robot) {
     robot.link_body.push_back(addBody(b));
   }
   robots.push_back(std::move(robot));
+  setRobotInitialConfiguration(index, robots[index].initial_q);
   return index;
+}
+
+void Model::setRobotInitialConfiguration(int robot, const VecX& q) {
+  Robot& r = robots.at(robot);
+  if (q.size() != r.articulation.nq() || !q.allFinite())
+    failRobot(r.name, "initial_q",
+              "expected " + std::to_string(r.articulation.nq()) + " finite numbers");
+  r.initial_q = q;
+  // The link bodies' initial poses follow, so that joints and springs given in world coordinates
+  // at the initial configuration (addJointAtWorld) attach where the links are.
+  RobotKinematics kin;
+  kin.update(*this, robot, q);
+  for (size_t l = 0; l < r.link_body.size(); ++l) {
+    const Pose& link = kin.link_pose[l];
+    bodies[r.link_body[l]].initial_pose =
+        Pose{link.transformPoint(r.articulation.links[l].com), link.orientation};
+  }
 }
 
 int Model::addRobotShape(int robot, int link, const Shape& shape, const Pose& origin_in_link,

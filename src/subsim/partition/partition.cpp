@@ -1,5 +1,6 @@
 #include "subsim/partition/partition.hpp"
 
+#include <map>
 #include <stdexcept>
 
 namespace subsim {
@@ -71,10 +72,45 @@ class GroupedPartitioner final : public Partitioner {
   int group_size_;
 };
 
+class BodyGroupPartitioner final : public Partitioner {
+ public:
+  std::string_view name() const override { return "per-body"; }
+  Partition partition(const Model& model) const override {
+    Partition p;
+    const int n = static_cast<int>(model.bodies.size());
+    p.subsystem_of_body.assign(n, -1);
+    p.offset_in_subsystem.assign(n, 0);
+    std::map<int, int> group_subsystem;
+    for (int b = 0; b < n; ++b) {
+      const Body& body = model.bodies[b];
+      if (body.kind != BodyKind::Dynamic) continue;
+      int s = -1;
+      if (body.subsystem_group >= 0) {
+        const auto it = group_subsystem.find(body.subsystem_group);
+        if (it != group_subsystem.end()) s = it->second;
+      }
+      if (s < 0) {
+        s = static_cast<int>(p.bodies.size());
+        p.bodies.emplace_back();
+        if (body.subsystem_group >= 0) group_subsystem[body.subsystem_group] = s;
+      }
+      p.subsystem_of_body[b] = s;
+      p.offset_in_subsystem[b] = 6 * static_cast<int>(p.bodies[s].size());
+      p.bodies[s].push_back(b);
+    }
+    for (const std::vector<int>& group : p.bodies) {
+      p.subsystem_dof.push_back(6 * static_cast<int>(group.size()));
+      p.robot_of_subsystem.push_back(-1);
+    }
+    p.addRobotsAndDeformables(model);
+    return p;
+  }
+};
+
 }  // namespace
 
 std::unique_ptr<Partitioner> makeOneBodyPerSubsystemPartitioner() {
-  return std::make_unique<GroupedPartitioner>(1);
+  return std::make_unique<BodyGroupPartitioner>();
 }
 std::unique_ptr<Partitioner> makeGroupedPartitioner(int group_size) {
   return std::make_unique<GroupedPartitioner>(group_size);

@@ -38,7 +38,8 @@ class Partitioner {
   virtual Partition partition(const Model& model) const = 0;
 };
 
-/// One subsystem per dynamic rigid body: the SubADMM papers' default for free bodies.
+/// One subsystem per dynamic rigid body, except that bodies sharing a Body::subsystem_group share
+/// one (in the order of their first body): the SubADMM papers' default.
 std::unique_ptr<Partitioner> makeOneBodyPerSubsystemPartitioner();
 /// Consecutive dynamic bodies grouped `group_size` at a time (cable segments).
 std::unique_ptr<Partitioner> makeGroupedPartitioner(int group_size);

@@ -1,0 +1,42 @@
+// The cable scene (ICRA paper, scene 2): the paper's structure, and the first 0.3 s.
+#include <gtest/gtest.h>
+
+#include "subsim/scenarios/scenario.hpp"
+#include "subsim/sim/world.hpp"
+
+namespace subsim {
+namespace {
+
+TEST(CableScene, HasThePapersDimensionAndSubsystems) {
+  World w(buildScenario("cable").model);
+  // 640 segments x 6 + 2 robots x 10 (the paper prints 3840); 160 groups of 4 segments + 2.
+  EXPECT_EQ(w.dof(), 3860);
+  EXPECT_EQ(w.partition().numSubsystems(), 162);
+  EXPECT_EQ(World(buildScenario("cable:segments=160").model).partition().numSubsystems(), 42);
+}
+
+TEST(CableScene, TheRobotsHoldTheSaggingCable) {
+  WorldSettings ws;
+  ws.solver_settings.max_iterations = 30;
+  ws.solver_settings.tolerance = 0.0;
+  World w(buildScenario("cable:segments=160").model, ws);
+  const Model& m = w.model();
+  const int first = m.findBody("cable/0"), last = m.findBody("cable/159");
+  ASSERT_GE(first, 0);
+  ASSERT_GE(last, 0);
+  const double start_z = w.state().pose[first].position.z();
+  for (int k = 0; k < 30; ++k) ASSERT_FALSE(w.step().diverged) << "step " << k;
+  // The ends stay in the grippers (the compliant grips stretch by less than 1 cm) while the
+  // middle falls.
+  ASSERT_EQ(m.joints.size(), 2u);
+  for (const Joint& j : m.joints) {
+    const Vec3 a = w.state().pose[j.body_a].transformPoint(j.anchor_a);
+    const Vec3 b = w.state().pose[j.body_b].transformPoint(j.anchor_b);
+    EXPECT_LT((a - b).norm(), 0.01) << j.name;
+  }
+  const double middle_z = w.state().pose[m.findBody("cable/80")].position.z();
+  EXPECT_LT(middle_z, start_z - 0.05);
+}
+
+}  // namespace
+}  // namespace subsim
