@@ -116,7 +116,8 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
       double trace_jtj = 0.0;
       for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q)
         trace_jtj += p.J(p.attachments[sub_attachments_[q]]).squaredNorm();
-      beta_[i] = settings.beta_scale * kTracePenaltyFactor * p.A(i).trace() / trace_jtj;
+      beta_[i] = settings.beta_scale * kTracePenaltyFactor *
+                 (trace_jtj > 0.0 ? p.A(i).trace() / trace_jtj : 1.0);
     } else {
       beta_[i] = settings.beta_scale * kDelassusPenaltyFactor * delassusPenalty(p, i);
     }
