@@ -61,6 +61,7 @@ Model buildStirScene(const ScenarioParams& p);
 Model buildMobileScene(const ScenarioParams& p);
 Model buildQuadrupedsScene(const ScenarioParams& p);
 Model buildCableScene(const ScenarioParams& p);
+Model buildBeamScene(const ScenarioParams& p);
 
 /// A static body "ground" with the plane z = 0 (friction mu); returns its index.
 int addGround(Model& m, double mu);

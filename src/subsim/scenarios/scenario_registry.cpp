@@ -52,6 +52,17 @@ const std::vector<Scenario>& builtinScenarios() {
          "stiffness of the grippers' hold on the cable ends in N/m (1e-3 of it in N m/rad)"}},
        300,
        buildCableScene},
+      {"beam",
+       "a Franka Panda pushes a corotational FEM beam (0.05 x 0.05 x 0.5 m, E = 10 MPa, nu = "
+       "0.45) through a narrow gap between two blocks (ICRA beam scene; in progress: SubADMM at "
+       "its default penalty lets the beam slip from the grip, and pieces are factored densely)",
+       {{"pieces", 20, 1, 10000, true, "subsystems the beam is cut into"},
+        {"cells", 42, 1, 1000, true,
+         "mesh cells along the beam (6 tets each; 42 with 5 across: 1548 nodes, 6300 tets)"},
+        {"across", 5, 1, 50, true, "mesh cells across the beam, in each direction"},
+        {"mu", 0.3, 0, 10, false, "friction coefficient"}},
+       300,
+       buildBeamScene},
       {"stack",
        "a column of boxes (10 cm, 1 kg) resting on the ground",
        {{"boxes", 10, 1, 1000, true, "number of boxes"},

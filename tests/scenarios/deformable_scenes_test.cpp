@@ -1,4 +1,5 @@
-// The cable scene (ICRA paper, scene 2): the paper's structure, and the first 0.3 s.
+// The cable and beam scenes (ICRA paper, scenes 2 and 3): the papers' structure, and the cable's
+// first 0.3 s.
 #include <gtest/gtest.h>
 
 #include "subsim/scenarios/scenario.hpp"
@@ -36,6 +37,28 @@ TEST(CableScene, TheRobotsHoldTheSaggingCable) {
   }
   const double middle_z = w.state().pose[m.findBody("cable/80")].position.z();
   EXPECT_LT(middle_z, start_z - 0.05);
+}
+
+}  // namespace
+}  // namespace subsim
+
+namespace subsim {
+namespace {
+
+TEST(BeamScene, HasThePapersStructure) {
+  World w(buildScenario("beam").model);
+  // 20 pieces + the Panda; 1548 mesh nodes and 6300 tets (the paper: 1591 and 6347).
+  EXPECT_EQ(w.partition().numSubsystems(), 21);
+  ASSERT_EQ(w.model().deformables.size(), 1u);
+  const DeformableBody& beam = w.model().deformables[0];
+  EXPECT_EQ(beam.rest_mesh.numNodes(), 1548);
+  EXPECT_EQ(beam.rest_mesh.numTets(), 6300);
+  EXPECT_EQ(beam.numPieces(), 20);
+  EXPECT_GT(beam.attachments.size(), 0u);  // held by the arm
+  // dof: 3 per node copy (interface nodes once per piece) + 7.
+  int copies = 0;
+  for (const FemPiece& p : beam.piece) copies += p.fem.numNodes();
+  EXPECT_EQ(w.dof(), 3 * copies + 7);
 }
 
 }  // namespace

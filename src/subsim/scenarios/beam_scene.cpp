@@ -1,0 +1,104 @@
+// FEM beam insertion (ICRA SubADMM paper, scene 3): a Franka Panda holds one end of a corotational
+// FEM beam, 0.05 x 0.05 x 0.5 m, E = 10 MPa, nu = 0.45 (density 1000 kg/m^3, documented: the
+// paper gives none), and pushes it horizontally through a narrow gap between two fixed blocks.
+// The beam is cut into `pieces` subsystems (20 in the paper: 21 subsystems with the robot);
+// its mesh has `cells` cells along the beam and `across` x `across` (5) across, 6 tets each (42:
+// 1548 nodes and 6300 tets, the paper's 1591 and 6347).  `dof` counts the interface nodes once per
+// piece.
+//
+// The gap is 4 mm wider than the beam and 5 mm off its axis, so the beam's side meets a block's
+// edge and face and the beam must bend to pass: deformable-vs-rigid contact with sharp edges.
+// The arm holds the beam's last 4 cm (nodes welded to the stirring rod's link) and moves it 0.25 m
+// along its axis in 3 s.
+#include <cmath>
+
+#include "subsim/articulation/inverse_kinematics.hpp"
+#include "subsim/fem/box_tet_mesher.hpp"
+#include "subsim/io/urdf_loader.hpp"
+#include "subsim/scenarios/panda_model.hpp"
+#include "subsim/scenarios/scenario.hpp"
+
+namespace subsim {
+
+Model buildBeamScene(const ScenarioParams& params) {
+  const int pieces = params.getInt("pieces");
+  const int cells = params.getInt("cells");
+  const int across = params.getInt("across");
+  const double mu = params.get("mu");
+  Model m;
+  m.name = "beam";
+  m.dt = 0.01;
+  addGround(m, mu);
+
+  const double length = 0.5, width = 0.05, height = 0.45, grip = 0.04;
+  const Vec3 tip0(0.35, 0.0, height + 0.5 * width);  // the rod's end on the beam's top face
+  const double travel = 0.25, duration = 3.0;
+
+  UrdfRobot urdf = loadUrdfString(pandaUrdf(), "built-in panda.urdf");
+  Robot panda;
+  panda.name = "panda";
+  panda.articulation = urdf.articulation;
+  panda.articulation.finalize();
+  const Articulation& art = panda.articulation;
+  const int tool = art.findLink("panda_stirrer");
+  VecX q(art.nq());
+  q << 0.0, 0.2, 0.0, -2.0, 0.0, 2.2, 0.785;
+  const int knots = 7;
+  for (int k = 0; k < knots; ++k) {
+    const double t = duration * k / (knots - 1);
+    const Vec3 tip = tip0 + Vec3(travel * t / duration, 0.0, 0.0);
+    const double miss = solvePositionIk(
+        art, panda.base,
+        {{tool, Vec3::Zero(), tip}, {tool, Vec3(0.0, 0.0, -0.1), tip + Vec3(0.0, 0.0, 0.1)}}, q,
+        500, 1e-7);
+    if (miss > 1e-3) throw ScenarioError("beam: the Panda cannot reach the insertion path");
+    panda.target.times.push_back(t);
+    panda.target.positions.push_back(q);
+  }
+  panda.initial_q = panda.target.positions.front();
+  panda.kp.resize(7);
+  panda.kp << 600.0, 600.0, 600.0, 600.0, 250.0, 150.0, 50.0;
+  panda.kd.resize(7);
+  panda.kd << 50.0, 50.0, 50.0, 20.0, 20.0, 20.0, 10.0;
+  panda.gravity_compensation = true;
+  const int robot = m.addRobot(std::move(panda));
+  for (const UrdfCollision& c : urdf.collisions) {
+    const int s = m.addRobotShape(robot, c.link, c.shape, c.origin, mu);
+    m.shapes[s].group = 2;  // the arm does not touch the beam it holds (group 2, masked below)
+  }
+
+  DeformableBody beam;
+  beam.name = "beam";
+  beam.rest_mesh = boxTetMesh(Vec3(length, width, width), cells, across, across);
+  beam.material.young = 10e6;
+  beam.material.poisson = 0.45;
+  beam.material.density = 1000.0;
+  beam.material.rayleigh_stiffness = 0.002;
+  beam.pieces = pieces;
+  beam.mu = mu;
+  beam.mask = ~2u;
+  // Held at its -x end, centred under the rod's end.
+  beam.initial_pose.position = Vec3(tip0.x() - 0.5 * grip + 0.5 * length, 0.0, height);
+  const Robot& r = m.robots[robot];
+  const int tool_body = r.link_body[tool];
+  const Pose& tool_pose = m.bodies[tool_body].initial_pose;
+  for (int n = 0; n < beam.rest_mesh.numNodes(); ++n) {
+    const Vec3 x = beam.initial_pose.transformPoint(beam.rest_mesh.nodes[n]);
+    if (x.x() <= tip0.x() - 0.5 * grip + grip + 1e-9)
+      beam.attachments.push_back({n, tool_body, tool_pose.inverseTransformPoint(x)});
+  }
+  m.addDeformable(std::move(beam));
+
+  // Two blocks 0.1 m long, 0.2 m high, leaving a gap 4 mm wider than the beam, 5 mm off its axis.
+  const double gap = width + 0.004, offset = 0.005, block_x = tip0.x() - 0.5 * grip + length + 0.1;
+  const Vec3 half(0.05, 0.1, 0.1);
+  for (int side = -1; side <= 1; side += 2) {
+    Body block = namedBody(side < 0 ? "block_right" : "block_left", BodyKind::Static);
+    block.initial_pose.position =
+        Vec3(block_x + half.x(), offset + side * (0.5 * gap + half.y()), height);
+    m.addShape(m.addBody(block), Shape::box(half), Pose(), mu);
+  }
+  return m;
+}
+
+}  // namespace subsim
