@@ -15,6 +15,15 @@ void addRodCouplingConstraint(const AssemblyContext& ctx, int coupling, double h
 int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& contact, double h,
                          StepProblem& problem);
 
+/// A body's pose (the identity for the world, body -1).
+Pose poseOf(const AssemblyContext& ctx, int body);
+/// The pose half a step ahead at the last midpoint velocity.  Joint and rod Jacobians are
+/// evaluated there: the chord x_{k+1} - x_k = h vhat of a body swinging on a joint is then
+/// perpendicular to the lever at the chord's midpoint, so the joint drifts by O(h^3) per step
+/// instead of O(h^2), and the stabilisation term e = C / h does correspondingly less
+/// (energy-adding) work.
+Pose midStepPoseOf(const AssemblyContext& ctx, int body, double h);
+
 /// Sets a soft row's k' = h k and c' = h c + h^2 k / 2 (implicit midpoint on the elastic force).
 void setSoftRow(StepProblem& problem, int row, double stiffness, double damping, double h);
 

@@ -5,22 +5,18 @@
 
 namespace subsim {
 
-namespace {
-
 Pose poseOf(const AssemblyContext& ctx, int body) {
   return body < 0 ? Pose() : ctx.state.pose[body];
 }
 
-/// The pose half a step ahead at the last midpoint velocity.  Joint Jacobians are evaluated there:
-/// the chord x_{k+1} - x_k = h vhat of a body swinging on a joint is then perpendicular to the
-/// lever at the chord's midpoint, so the joint drifts by O(h^3) per step instead of O(h^2), and the
-/// stabilisation term e = C / h does correspondingly less (energy-adding) work.
 Pose midStepPoseOf(const AssemblyContext& ctx, int body, double h) {
   if (body < 0) return Pose();
   const Pose& p = ctx.state.pose[body];
   return Pose{p.position + 0.5 * h * ctx.state.midpoint_linear_velocity[body],
               integrateRotation(p.orientation, ctx.state.midpoint_angular_velocity[body], 0.5 * h)};
 }
+
+namespace {
 
 /// Rows acting on the angular velocity only: [0, d_k^T].
 TwistRows angularRows(const Vec3* directions, int count) {

@@ -5,19 +5,6 @@ namespace subsim {
 
 namespace {
 
-Pose poseOf(const AssemblyContext& ctx, int body) {
-  return body < 0 ? Pose() : ctx.state.pose[body];
-}
-
-/// As in joint_rows.cpp: the Jacobian is evaluated half a step ahead at the last midpoint
-/// velocity, which makes a segment swinging about its neighbour drift by O(h^3) instead of O(h^2).
-Pose midStepPoseOf(const AssemblyContext& ctx, int body, double h) {
-  if (body < 0) return Pose();
-  const Pose& p = ctx.state.pose[body];
-  return Pose{p.position + 0.5 * h * ctx.state.midpoint_linear_velocity[body],
-              integrateRotation(p.orientation, ctx.state.midpoint_angular_velocity[body], 0.5 * h)};
-}
-
 /// Length that makes the angular rows commensurate with the linear ones: the anchor lever arms
 /// (a world clamp counts body a's twice); 1 m when both anchors sit at the centres.
 double rowScale(const RodCoupling& r) {

@@ -47,20 +47,15 @@ Model buildBeamScene(const ScenarioParams& params) {
   for (int k = 0; k < knots; ++k) {
     const double t = duration * k / (knots - 1);
     const Vec3 tip = tip0 + Vec3(travel * t / duration, 0.0, 0.0);
-    const double miss = solvePositionIk(
-        art, panda.base,
-        {{tool, Vec3::Zero(), tip}, {tool, Vec3(0.0, 0.0, -0.1), tip + Vec3(0.0, 0.0, 0.1)}}, q,
-        500, 1e-7);
+    const double miss = solvePositionIk(art, panda.base, rodDownTargets(tool, tip), q, 500, 1e-7);
     if (miss > 1e-3) throw ScenarioError("beam: the Panda cannot reach the insertion path");
     panda.target.times.push_back(t);
     panda.target.positions.push_back(q);
   }
   panda.initial_q = panda.target.positions.front();
   panda.kp.resize(7);
-  panda.kp << 600.0, 600.0, 600.0, 600.0, 250.0, 150.0, 50.0;
   panda.kd.resize(7);
-  panda.kd << 50.0, 50.0, 50.0, 20.0, 20.0, 20.0, 10.0;
-  panda.gravity_compensation = true;
+  setFrankaJointImpedance(panda, 0);
   const int robot = m.addRobot(std::move(panda));
   for (const UrdfCollision& c : urdf.collisions) {
     const int s = m.addRobotShape(robot, c.link, c.shape, c.origin, mu);

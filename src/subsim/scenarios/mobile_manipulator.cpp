@@ -60,9 +60,9 @@ MobileManipulator addMobileManipulator(Model& m, const std::string& name, double
   robot.initial_q = q;
   robot.kp.resize(10);
   robot.kd.resize(10);
-  robot.kp << 4000.0, 4000.0, 2000.0, 600.0, 600.0, 600.0, 600.0, 250.0, 150.0, 50.0;
-  robot.kd << 800.0, 800.0, 300.0, 50.0, 50.0, 50.0, 20.0, 20.0, 20.0, 10.0;
-  robot.gravity_compensation = true;
+  robot.kp.head<3>() << 4000.0, 4000.0, 2000.0;
+  robot.kd.head<3>() << 800.0, 800.0, 300.0;
+  setFrankaJointImpedance(robot, 3);
   MobileManipulator out;
   out.tool_link = art.findLink("panda_stirrer");
   out.robot = m.addRobot(std::move(robot));
@@ -80,10 +80,7 @@ double reachWithTool(const Robot& robot, int tool_link, const Vec3& tip, VecX& q
     link.limited = true;
     link.lower = link.upper = q[link.q_index];
   }
-  return solvePositionIk(arm_only, robot.base,
-                         {{tool_link, Vec3::Zero(), tip},
-                          {tool_link, Vec3(0.0, 0.0, -0.1), tip + Vec3(0.0, 0.0, 0.1)}},
-                         q, 500, 1e-7);
+  return solvePositionIk(arm_only, robot.base, rodDownTargets(tool_link, tip), q, 500, 1e-7);
 }
 
 }  // namespace subsim

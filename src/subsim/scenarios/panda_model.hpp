@@ -1,11 +1,25 @@
 #pragma once
 // The built-in Franka Panda: robots/panda/panda.urdf (sources and approximations in
 // robots/panda/README.md), compiled into the library so that scenes need no data files at run
-// time.  CMake generates the definition from the URDF file.
+// time.  CMake generates pandaUrdf()'s definition from the URDF file; the helpers below are in
+// panda_model.cpp.
+#include <vector>
+
+#include "subsim/articulation/inverse_kinematics.hpp"
+#include "subsim/model/robot.hpp"
 
 namespace subsim {
 
 /// The text of robots/panda/panda.urdf.
 const char* pandaUrdf();
+
+/// Franka's example joint impedance (franka_ros joint_impedance_example_controller) with gravity
+/// compensation on the 7 arm joints, whose velocities start at index `first` (kp and kd must
+/// already have the robot's size).
+void setFrankaJointImpedance(Robot& robot, int first);
+
+/// IK targets that put the stirring rod's end (link `tool`, panda_stirrer) at `tip` with the rod
+/// pointing straight down: the end and a point 10 cm up the rod.
+std::vector<IkTarget> rodDownTargets(int tool, const Vec3& tip);
 
 }  // namespace subsim

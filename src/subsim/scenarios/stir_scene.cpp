@@ -38,19 +38,16 @@ Model buildStirScene(const ScenarioParams& params) {
   const int tool = art.findLink("panda_stirrer");
   if (tool < 0) throw ScenarioError("stir: the built-in Panda has no link 'panda_stirrer'");
 
-  // Knots: IK of the tip and a point 10 cm up the rod (the stirrer frame's z points away from the
-  // flange, i.e. down when the rod is vertical), each solve starting from the previous knot.
+  // Knots: IK with the rod pointing down (rodDownTargets), each solve starting from the previous
+  // knot.
   VecX q(art.nq());
   q << 0.0, 0.2, 0.0, -2.0, 0.0, 2.2, 0.785;  // elbow up, flange down, toward +x
-  const Vec3 up(0.0, 0.0, 0.1);
   const double knot_dt = 0.02;
   const int knots = static_cast<int>(std::ceil(duration / knot_dt)) + 1;
   for (int k = 0; k < knots; ++k) {
     const double t = k * knot_dt;
     const Vec3 tip = path.pose(t).position;
-    const std::vector<IkTarget> targets = {{tool, Vec3::Zero(), tip},
-                                           {tool, Vec3(0.0, 0.0, -0.1), tip + up}};
-    const double miss = solvePositionIk(art, panda.base, targets, q, 500, 1e-7);
+    const double miss = solvePositionIk(art, panda.base, rodDownTargets(tool, tip), q, 500, 1e-7);
     if (miss > 1e-3)
       throw ScenarioError(
           "stir: the Panda cannot reach the stirring path at t = " + std::to_string(t) + " s (" +
@@ -59,12 +56,9 @@ Model buildStirScene(const ScenarioParams& params) {
     panda.target.positions.push_back(q);
   }
   panda.initial_q = panda.target.positions.front();
-  // Franka's example joint impedance (franka_ros joint_impedance_example_controller), per joint.
   panda.kp.resize(7);
-  panda.kp << 600.0, 600.0, 600.0, 600.0, 250.0, 150.0, 50.0;
   panda.kd.resize(7);
-  panda.kd << 50.0, 50.0, 50.0, 20.0, 20.0, 20.0, 10.0;
-  panda.gravity_compensation = true;
+  setFrankaJointImpedance(panda, 0);
   const int robot = m.addRobot(std::move(panda));
   for (const UrdfCollision& c : urdf.collisions)
     m.addRobotShape(robot, c.link, c.shape, c.origin, mu);
