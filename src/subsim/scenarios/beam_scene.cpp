@@ -12,9 +12,7 @@
 // along its axis in 3 s.
 #include <cmath>
 
-#include "subsim/articulation/inverse_kinematics.hpp"
 #include "subsim/fem/box_tet_mesher.hpp"
-#include "subsim/io/urdf_loader.hpp"
 #include "subsim/scenarios/panda_model.hpp"
 #include "subsim/scenarios/scenario.hpp"
 
@@ -34,33 +32,13 @@ Model buildBeamScene(const ScenarioParams& params) {
   const Vec3 tip0(0.35, 0.0, height + 0.5 * width);  // the rod's end on the beam's top face
   const double travel = 0.25, duration = 3.0;
 
-  UrdfRobot urdf = loadUrdfString(pandaUrdf(), "built-in panda.urdf");
-  Robot panda;
-  panda.name = "panda";
-  panda.articulation = urdf.articulation;
-  panda.articulation.finalize();
-  const Articulation& art = panda.articulation;
-  const int tool = art.findLink("panda_stirrer");
-  VecX q(art.nq());
-  q << 0.0, 0.2, 0.0, -2.0, 0.0, 2.2, 0.785;
-  const int knots = 7;
-  for (int k = 0; k < knots; ++k) {
-    const double t = duration * k / (knots - 1);
-    const Vec3 tip = tip0 + Vec3(travel * t / duration, 0.0, 0.0);
-    const double miss = solvePositionIk(art, panda.base, rodDownTargets(tool, tip), q, 500, 1e-7);
-    if (miss > 1e-3) throw ScenarioError("beam: the Panda cannot reach the insertion path");
-    panda.target.times.push_back(t);
-    panda.target.positions.push_back(q);
-  }
-  panda.initial_q = panda.target.positions.front();
-  panda.kp.resize(7);
-  panda.kd.resize(7);
-  setFrankaJointImpedance(panda, 0);
-  const int robot = m.addRobot(std::move(panda));
-  for (const UrdfCollision& c : urdf.collisions) {
-    const int s = m.addRobotShape(robot, c.link, c.shape, c.origin, mu);
-    m.shapes[s].group = 2;  // the arm does not touch the beam it holds (group 2, masked below)
-  }
+  // Held at the rod's end, moved `travel` along the beam in `duration` (IK knots every 0.5 s);
+  // the arm's shapes are in group 2, which the beam masks out (it does not touch what holds it).
+  std::vector<double> times;
+  for (int k = 0; k <= 6; ++k) times.push_back(duration * k / 6);
+  const PandaOnPath panda = addPandaFollowingTip(
+      m, "beam", Pose(), times,
+      [&](double t) { return Vec3(tip0 + Vec3(travel * t / duration, 0.0, 0.0)); }, mu, 2);
 
   DeformableBody beam;
   beam.name = "beam";
@@ -74,8 +52,7 @@ Model buildBeamScene(const ScenarioParams& params) {
   beam.mask = ~2u;
   // Held at its -x end, centred under the rod's end.
   beam.initial_pose.position = Vec3(tip0.x() - 0.5 * grip + 0.5 * length, 0.0, height);
-  const Robot& r = m.robots[robot];
-  const int tool_body = r.link_body[tool];
+  const int tool_body = m.robots[panda.robot].link_body[panda.tool_link];
   const Pose& tool_pose = m.bodies[tool_body].initial_pose;
   for (int n = 0; n < beam.rest_mesh.numNodes(); ++n) {
     const Vec3 x = beam.initial_pose.transformPoint(beam.rest_mesh.nodes[n]);

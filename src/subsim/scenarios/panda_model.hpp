@@ -3,10 +3,13 @@
 // robots/panda/README.md), compiled into the library so that scenes need no data files at run
 // time.  CMake generates pandaUrdf()'s definition from the URDF file; the helpers below are in
 // panda_model.cpp.
+#include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "subsim/articulation/inverse_kinematics.hpp"
-#include "subsim/model/robot.hpp"
+#include "subsim/model/model.hpp"
 
 namespace subsim {
 
@@ -21,5 +24,20 @@ void setFrankaJointImpedance(Robot& robot, int first);
 /// IK targets that put the stirring rod's end (link `tool`, panda_stirrer) at `tip` with the rod
 /// pointing straight down: the end and a point 10 cm up the rod.
 std::vector<IkTarget> rodDownTargets(int tool, const Vec3& tip);
+
+struct PandaOnPath {
+  int robot = -1;
+  int tool_link = -1;  // panda_stirrer
+};
+
+/// The built-in Panda on a fixed base whose rod end follows `tip(t)` pointing down: position IK
+/// at each time of `times` (each solve from the previous knot, the first from elbow up, flange
+/// down, facing +x) gives the joint targets, tracked by Franka's impedance; collision shapes with
+/// friction mu in shape group `group`.  ScenarioError naming `scene`, the time and the shortfall
+/// when a knot is out of reach.
+PandaOnPath addPandaFollowingTip(Model& m, const std::string& scene, const Pose& base,
+                                 const std::vector<double>& times,
+                                 const std::function<Vec3(double)>& tip, double mu,
+                                 std::uint32_t group = 1);
 
 }  // namespace subsim
