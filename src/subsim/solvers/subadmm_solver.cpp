@@ -37,6 +37,7 @@ double SubadmmSolver::delassusPenalty(const StepProblem& p, int i) {
   // subsystem; a soft row with c' (N s/m) counts as sqrt(w_r / c'), the geometric mean of the
   // two curvatures of its ADMM splitting (dynamics 1/w_r, compliance c').
   a_llt_[i].compute(p.A(i));
+  a_factored_[i] = 1;
   const int n = p.subsystems[i].dof;
   column_.resize(n);
   double sum = 0.0;
@@ -89,6 +90,7 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
   kinv6_.resize(ns);
   llt_.resize(ns);
   a_llt_.resize(ns);
+  a_factored_.assign(ns, 0);
   k_scratch_.resize(p.a_data.size());
   z_.resize(zrows);
   y_.resize(zrows);
@@ -151,7 +153,7 @@ void SubadmmSolver::factorize(const StepProblem& p, int i) {
 void SubadmmSolver::unconstrainedVelocity(const StepProblem& p, int i, double* vhat) {
   const Subsystem& s = p.subsystems[i];
   double* v = vhat + s.dof_offset;
-  a_llt_[i].compute(p.A(i));
+  if (!a_factored_[i]) a_llt_[i].compute(p.A(i));  // the penalty rule may have done it already
   Eigen::Map<VecX> vm(v, s.dof);
   vm = p.bBlock(i);
   a_llt_[i].solveInPlace(vm);

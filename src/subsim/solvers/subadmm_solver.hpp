@@ -72,7 +72,8 @@ class SubadmmSolver final : public Solver {
       impulse_scale_;        // rule (23)'s beta_i and ||b_i|| (adaptation guards)
   std::vector<Mat6> kinv6_;  // (A_i + beta_i J_i^T J_i)^{-1} for 6-DOF subsystems
   std::vector<Eigen::LLT<MatX>> llt_;
-  std::vector<Eigen::LLT<MatX>> a_llt_;  // of A_i alone, for a cold start's vhat guess
+  std::vector<Eigen::LLT<MatX>> a_llt_;  // of A_i alone: the penalty rule, a cold start's vhat
+  std::vector<char> a_factored_;         // a_llt_[i] holds this solve's A_i
   PerBodyFactorization per_body_;        // tree subsystems in the per-body form
   std::vector<double> k_scratch_;        // column-major K_i blocks, laid out like a_data
   // ADMM variables per attachment row.
