@@ -58,7 +58,7 @@ TEST(Cli, JsonRunPrintsExactlyOneObjectWithTheContractFields) {
   EXPECT_TRUE(contains(r.out, "\"diverged\": false"));
 }
 
-TEST(Cli, NoContactsGiveANullAccuracy) {
+TEST(Cli, NoConstraintsGiveANullAccuracy) {
   const Result r = run("run spinner --steps 5 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "\"accuracy_mean\": null"));
