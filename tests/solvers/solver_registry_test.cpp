@@ -13,14 +13,13 @@ TEST(SolverRegistry, EverySolverRunsEveryBuiltInScene) {
   for (const std::string& name : solverNames()) {
     EXPECT_EQ(makeSolver(name)->name(), name);
     for (const Scenario& s : builtinScenarios()) {
-      // The deformable scenes are in progress (issue 5) and tested on their own with SubADMM;
-      // PGS's Delassus build on their large blocks alone takes minutes here.
-      if (s.name == "cable" || s.name == "beam") continue;
-      // The sphere scenes at 27 spheres and the cable at 64 segments keep the 9 solvers x every
-      // scene short.
+      // The sphere scenes at 27 spheres, the cable at 64 segments and a coarse 2-piece beam keep
+      // the 9 solvers x every scene short (PGS's Delassus build on the full beam's 370-DOF
+      // pieces alone takes minutes).
       const std::string spec = s.name == "granular" || s.name == "stir" ? s.name + ":spheres=27"
                                : s.name == "cable"                      ? "cable:segments=64"
-                                                                        : s.name;
+                               : s.name == "beam" ? "beam:cells=6,pieces=2,across=2"
+                                                  : s.name;
       WorldSettings ws;
       ws.solver = name;
       ws.solver_settings.max_iterations = 60;
@@ -30,8 +29,10 @@ TEST(SolverRegistry, EverySolverRunsEveryBuiltInScene) {
         if (!r.diverged) continue;
         // The Table II baselines may genuinely fail (the trust-region dogleg stalls at kinks and
         // lets the Panda push spheres 14 mm deep on stir): then the World must have detected and
-        // named it, and refuse to go on.  Every other solver must get through.
-        EXPECT_TRUE(name == "ssn" || name == "tr-dogleg")
+        // named it, and refuse to go on.  So may projected Jacobi on the beam, whose interface
+        // rows couple strongly (the ICRA paper's Table I: PJ fails on cable and beam).  Every
+        // other solver must get through.
+        EXPECT_TRUE(name == "ssn" || name == "tr-dogleg" || (name == "pj" && s.name == "beam"))
             << name << " on " << spec << ": " << r.divergence;
         EXPECT_FALSE(r.divergence.empty());
         EXPECT_THROW(w.step(), std::logic_error);

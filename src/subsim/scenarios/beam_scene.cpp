@@ -6,8 +6,10 @@
 // 1548 nodes and 6300 tets, the paper's 1591 and 6347).  `dof` counts the interface nodes once per
 // piece.
 //
-// The gap is 4 mm wider than the beam and 5 mm off its axis, so the beam's side meets a block's
-// edge and face and the beam must bend to pass: deformable-vs-rigid contact with sharp edges.
+// The gap is 4 mm wider than the beam at its exit and 5 mm off its axis, between two blocks
+// turned into a funnel (`lead_in` degrees): the beam's corner meets one block's inclined face and
+// slides along it, the beam bends to pass, and its side rubs past the blocks' exit edges:
+// deformable-vs-rigid contact with sharp edges.
 // The arm holds the beam's last 4 cm (nodes welded to the stirring rod's link) and moves it 0.25 m
 // along its axis in 3 s.
 #include <cmath>
@@ -61,13 +63,22 @@ Model buildBeamScene(const ScenarioParams& params) {
   }
   m.addDeformable(std::move(beam));
 
-  // Two blocks 0.1 m long, 0.2 m high, leaving a gap 4 mm wider than the beam, 5 mm off its axis.
-  const double gap = width + 0.004, offset = 0.005, block_x = tip0.x() - 0.5 * grip + length + 0.1;
+  // Two blocks 0.1 m long and 0.2 m high, each turned by `lead_in` about z so that they form a
+  // funnel: 4 mm wider than the beam at its exit, 5 mm off the beam's axis.  The beam's corner
+  // meets the inclined face of one block, slides along it, and the beam bends to pass; a square
+  // beam end driven straight into a flat face would jam instead.
+  const double gap = width + 0.004, offset = 0.005, block_x = tip0.x() - 0.5 * grip + length + 0.02;
+  const double lead_in = params.get("lead_in") * M_PI / 180.0;
   const Vec3 half(0.05, 0.1, 0.1);
+  const double exit_x = block_x + 2.0 * half.x();
   for (int side = -1; side <= 1; side += 2) {
+    // u runs along the block's inner face towards the exit, n from that face into the gap.
+    const Vec3 u(std::cos(lead_in), -side * std::sin(lead_in), 0.0);
+    const Vec3 n(-std::sin(lead_in), -side * std::cos(lead_in), 0.0);
+    const Vec3 exit_edge(exit_x, offset + side * 0.5 * gap, height);
     Body block = namedBody(side < 0 ? "block_right" : "block_left", BodyKind::Static);
-    block.initial_pose.position =
-        Vec3(block_x + half.x(), offset + side * (0.5 * gap + half.y()), height);
+    block.initial_pose.position = exit_edge - half.x() * u - half.y() * n;
+    block.initial_pose.orientation = Quat(Eigen::AngleAxisd(-side * lead_in, Vec3::UnitZ()));
     m.addShape(m.addBody(block), Shape::box(half), Pose(), mu);
   }
   return m;
