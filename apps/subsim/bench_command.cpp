@@ -19,6 +19,7 @@
 
 #include "bench_table.hpp"
 #include "commands.hpp"
+#include "python_plot.hpp"
 #include "scene_loading.hpp"
 #include "subsim/math/fnv1a_hash.hpp"
 #include "subsim/metrics/step_metrics.hpp"
@@ -372,47 +373,6 @@ Cell runProblemsCell(const std::string& scene, const RecordedRun& run, const std
 // ---------------------------------------------------------------------------------------------
 // Convergence study
 
-std::string quoteShell(const std::string& s) {
-  std::string q = "'";
-  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return q + "'";
-}
-
-/// Finds plot_convergence.py: next to an installed or built executable (searching upwards for
-/// scripts/), else in the source tree this file was compiled from.
-std::filesystem::path findPlotScript() {
-  namespace fs = std::filesystem;
-  std::vector<fs::path> candidates;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    fs::path dir = exe.parent_path();
-    candidates.push_back(dir / "../share/subsim/plot_convergence.py");
-    for (int up = 0; up < 4 && !dir.empty(); ++up, dir = dir.parent_path())
-      candidates.push_back(dir / "scripts/plot_convergence.py");
-  }
-  candidates.push_back(fs::path(__FILE__).parent_path() / "../../scripts/plot_convergence.py");
-  for (const fs::path& p : candidates)
-    if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec);
-  return {};
-}
-
-/// The first Python that can import matplotlib: `python3` on PATH, else Debian's own
-/// /usr/bin/python3 (python3-matplotlib installs there, which a pyenv or venv python3 earlier on
-/// PATH does not see).  Empty if none can.
-std::string findPythonWithMatplotlib() {
-  for (const char* python : {"python3", "/usr/bin/python3"}) {
-    const std::string cmd =
-        std::string(python) + " -c 'import matplotlib' >/dev/null 2>&1 </dev/null";
-    if (std::system(cmd.c_str()) == 0) return python;
-  }
-  return {};
-}
-
-bool havePython3() {
-  return std::system("command -v python3 >/dev/null 2>&1") == 0;
-}
-
 struct ConvergenceRow {
   std::string solver;
   int iteration = 0;
@@ -600,40 +560,47 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
   std::cout << summary.str() << "wrote " << csv_path << " (" << rows.size() << " rows)\n";
   if (o.no_plot) return kExitOk;
 
-  const std::filesystem::path script = findPlotScript();
-  if (script.empty()) {
-    std::cerr << "subsim: the plot needs scripts/plot_convergence.py, which was not found next "
-                 "to the executable nor in the source tree; "
-              << csv_path << " is written\n";
-    return kExitBadInput;
-  }
-  const std::string python = findPythonWithMatplotlib();
-  if (python.empty()) {
-    std::cerr << "subsim: the plot needs "
-              << (havePython3() ? "matplotlib for python3: install python3-matplotlib "
-                                  "(apt-get install python3-matplotlib)"
-                                : "python3 with matplotlib: install python3 and "
-                                  "python3-matplotlib (apt-get install python3 "
-                                  "python3-matplotlib)")
-              << "; " << csv_path << " is written\n";
-    return kExitBadInput;
-  }
   const std::string title = scene.spec + ", step " + std::to_string(step);
-  const std::string cmd = python + " " + quoteShell(script.string()) + " " + quoteShell(csv_path) +
-                          " " + quoteShell(png_path) + " --title " + quoteShell(title) +
-                          " </dev/null";
-  if (std::system(cmd.c_str()) != 0) {
-    std::cerr << "subsim: plotting with " << script.string() << " failed; " << csv_path
-              << " is written\n";
-    return kExitBadInput;
-  }
+  if (!drawPlot("plot_convergence.py", csv_path, png_path, title)) return kExitBadInput;
   std::cout << "wrote " << png_path << "\n";
   return kExitOk;
 }
 
 }  // namespace
 
+/// `--scaling`: its own sweeps, SubADMM only, one iteration count.
+int runScaling(const BenchOptions& o) {
+  if (!o.scenes.empty()) {
+    badInput("--scaling runs its own sweeps (stir spheres, cable segments): give no scenes");
+    return kExitBadInput;
+  }
+  if (o.solvers || o.problems || o.convergence || o.step || o.newton_iterations ||
+      !o.save_problems.empty()) {
+    badInput(
+        "--scaling measures SubADMM alone: it takes --iterations, --steps, --threads, --output "
+        "and --no-plot only");
+    return kExitBadInput;
+  }
+  int iterations = 60;
+  if (o.iterations) {
+    std::vector<int> list;
+    if (!parseIterationList(*o.iterations, list)) return kExitBadInput;
+    if (list.size() != 1) {
+      badInput("--iterations: --scaling takes a single iteration count (e.g. 60), got '" +
+               *o.iterations + "'");
+      return kExitBadInput;
+    }
+    iterations = list[0];
+  }
+  return runScalingBench(o, iterations);
+}
+
 int runBench(const BenchOptions& o) {
+  if (o.scaling) return runScaling(o);
+  if (o.scenes.empty()) {
+    badInput("bench: give one or more scenes (or --scaling)");
+    return kExitBadInput;
+  }
   std::vector<std::string> solvers;
   if (!parseSolverList(o.solvers, solvers)) return kExitBadInput;
   if (!isKnownSolver(o.reference_solver)) {
@@ -646,7 +613,7 @@ int runBench(const BenchOptions& o) {
               << (o.step                ? "--step"
                   : o.newton_iterations ? "--newton-iterations"
                                         : "--no-plot")
-              << " applies only with --convergence\n";
+              << " applies only with --convergence" << (o.no_plot ? " or --scaling" : "") << "\n";
     return kExitBadInput;
   }
   if (o.convergence && o.scenes.size() != 1) {

@@ -45,10 +45,13 @@ struct BenchOptions {
   std::optional<int> newton_iterations;  // --convergence: default iterations / 10
   bool no_plot = false;                  // --convergence: the CSV only
   std::string save_problems;             // --problems: write the recorded run to this HDF5 file
+  bool scaling = false;                  // SubADMM time against size (stir, cable), no scenes
 };
 
 int runScenarios();
 int runSimulation(const RunOptions& options);
 int runBench(const BenchOptions& options);
+/// `bench --scaling` once its options are checked (scaling_bench.cpp).
+int runScalingBench(const BenchOptions& options, int iterations);
 
 }  // namespace subsim::cli

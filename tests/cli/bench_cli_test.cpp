@@ -381,6 +381,35 @@ TEST(BenchCli, ConvergenceDrawsAPng) {
   std::remove((prefix + ".png").c_str());
 }
 
+TEST(BenchCli, ScalingSweepsStirAndCableWithALinearFit) {
+  const std::string prefix = tempPath("scaling");
+  std::remove((prefix + ".csv").c_str());
+  std::remove((prefix + ".png").c_str());
+  const bool plot = matplotlibAvailable();
+  const Result r = run("bench --scaling --steps 1 --iterations 5 --output " + prefix +
+                       (plot ? "" : " --no-plot"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "| stir spheres | DOF |")) << r.out;
+  EXPECT_TRUE(contains(r.out, "| cable segments | DOF |")) << r.out;
+  EXPECT_TRUE(contains(r.out, "| 3000 | 18007 | 3001 |")) << r.out;  // 6 DOF per sphere + Panda
+  EXPECT_TRUE(contains(r.out, "| 2560 | 15380 | 642 |")) << r.out;   // 4 segments per subsystem
+  EXPECT_TRUE(contains(r.out, "R^2 = ")) << r.out;
+  const auto rows = parseCsv(readFile(prefix + ".csv"));
+  ASSERT_EQ(rows.size(), 11u);  // header + 5 stir + 5 cable
+  EXPECT_EQ(rows[0][0], "scene");
+  for (size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i][5], "1") << i;             // steps completed
+    EXPECT_GT(std::stod(rows[i][6]), 0.0) << i;  // solver ms
+  }
+  if (plot) {
+    const std::string png = readFile(prefix + ".png");
+    ASSERT_GT(png.size(), 8u);
+    EXPECT_EQ(png.substr(1, 3), "PNG");
+  }
+  std::remove((prefix + ".csv").c_str());
+  std::remove((prefix + ".png").c_str());
+}
+
 TEST(BenchCli, BadInputIsExitTwoWithAMessageNamingTheOption) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"bench nosuchscene", "unknown scene 'nosuchscene'"},
@@ -414,6 +443,12 @@ TEST(BenchCli, BadInputIsExitTwoWithAMessageNamingTheOption) {
       {"bench granular --convergence --steps 4 --step 9", "--step: step 9 lies beyond"},
       {"bench granular --convergence --output /nonexistent/dir/c", "--output: cannot write"},
       {"bench granular --convergence --newton-iterations 0", "--newton-iterations"},
+      {"bench --scaling granular", "--scaling runs its own sweeps"},
+      {"bench --scaling --solvers pgs", "--scaling measures SubADMM alone"},
+      {"bench --scaling --problems", "--scaling measures SubADMM alone"},
+      {"bench --scaling --iterations 30,60", "--scaling takes a single iteration count"},
+      {"bench --scaling --iterations 0", "--iterations: expected"},
+      {"bench --scaling --output /nonexistent/dir/s", "--output: cannot write"},
   };
   for (const auto& [args, message] : cases) {
     const Result r = run(args);
