@@ -32,25 +32,62 @@ constexpr double kRoundOff = 1e-12;
 constexpr double kMaxDrift = 100.0;
 }  // namespace
 
+void SubadmmSolver::multiplyJ(const StepProblem& p, int a, const double* v, double* out) const {
+  const Attachment& at = p.attachments[a];
+  if (compact_.compact(a))
+    compact_.multiply(a, at.rows, v, out);
+  else
+    kernels::multiplyJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, v, out);
+}
+
+void SubadmmSolver::addJTransposeTimes(const StepProblem& p, int a, const double* w,
+                                       double* out) const {
+  const Attachment& at = p.attachments[a];
+  if (compact_.compact(a))
+    compact_.addTransposeTimes(a, at.rows, w, out);
+  else
+    kernels::addJTransposeTimes(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, w, out);
+}
+
+void SubadmmSolver::factorizeA(const StepProblem& p, int i) {
+  if (a_factored_[i] != 0) return;
+  if (sparse_.uses(i) && sparse_.factorizeA(i)) {
+    a_factored_[i] = 2;
+    return;
+  }
+  a_llt_[i].compute(p.A(i));
+  a_factored_[i] = 1;
+}
+
+double SubadmmSolver::rowInverseMass(const StepProblem& p, int i, int a, int r, double* u) {
+  // w_r = j_r A_i^-1 j_r^T, j_r row r of J_ia; u: the subsystem's DOF of scratch.
+  const Attachment& at = p.attachments[a];
+  if (a_factored_[i] == 2) {  // the sparse form's attachments are all compact
+    const int w = compact_.width(a);
+    return sparse_.rowInverseMassA(i, w, compact_.columns(a),
+                                   compact_.values(a) + static_cast<size_t>(r) * w);
+  }
+  Eigen::Map<VecX> column(u, at.dof);
+  column = p.J(at).row(r).transpose();
+  a_llt_[i].matrixL().solveInPlace(column);
+  return column.squaredNorm();
+}
+
 double SubadmmSolver::delassusPenalty(const StepProblem& p, int i) {
   // rows / sum_r w_r with w_r = (J_i A_i^-1 J_i^T)_rr, the inverse mass a hard row sees in this
   // subsystem; a soft row with c' (N s/m) counts as sqrt(w_r / c'), the geometric mean of the
   // two curvatures of its ADMM splitting (dynamics 1/w_r, compliance c').
-  a_llt_[i].compute(p.A(i));
-  a_factored_[i] = 1;
-  const int n = p.subsystems[i].dof;
-  column_.resize(n);
+  factorizeA(p, i);
+  if (a_factored_[i] == 2) sparse_.selectedInverseA(i);
+  // Scratch of the dense form: rhs_ is not in use before the iterations (a slice per subsystem).
+  double* u = rhs_.data() + p.subsystems[i].dof_offset;
   double sum = 0.0;
   int rows = 0;
   for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
     const int a = sub_attachments_[q];
-    const Attachment& at = p.attachments[a];
     const Constraint& c = p.constraints[att_constraint_[a]];
-    const auto J = p.J(at);
-    for (int r = 0; r < at.rows; ++r) {
-      column_ = J.row(r).transpose();
-      a_llt_[i].matrixL().solveInPlace(column_);
-      const double w = column_.squaredNorm();
+    for (int r = 0; r < c.rows; ++r) {
+      const double w = rowInverseMass(p, i, a, r, u);
       const double soft = c.type == ConstraintType::Soft ? p.soft_c[c.row_offset + r] : 0.0;
       sum += soft > 0.0 ? std::sqrt(w / soft) : w;
       ++rows;
@@ -59,7 +96,7 @@ double SubadmmSolver::delassusPenalty(const StepProblem& p, int i) {
   return sum > 0.0 ? rows / sum : 1.0;
 }
 
-void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings) {
+void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings, int threads) {
   const int ns = p.numSubsystems();
   const int na = static_cast<int>(p.attachments.size());
   sub_begin_.assign(ns + 1, 0);
@@ -96,6 +133,7 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
   y_.resize(zrows);
   dz_.resize(zrows);
   rhs_.resize(p.numDof());
+  dual_scratch_.resize(p.numDof());
   primal_part_.resize(p.numConstraints());
   theta_part_.resize(p.numConstraints());
   dlambda_.resize(p.numConstraints());
@@ -106,27 +144,33 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
     per_body_.prepare(p, sub_begin_, sub_attachments_);
   else
     per_body_.disableAll(ns);
+  compact_.prepare(p, threads);
+  sparse_.resize(ns);
+}
 
-  // Initial penalties (SolverSettings::SubadmmPenaltyRule).
-  const bool trace_rule =
-      settings.subadmm_penalty_rule == SolverSettings::SubadmmPenaltyRule::Trace;
-  for (int i = 0; i < ns; ++i) {
-    if (sub_begin_[i] == sub_begin_[i + 1]) {
-      beta_[i] = settings.beta_scale;  // no constraint reads it
-    } else if (trace_rule) {
-      // ICRA (23): beta_i = Tr(A_i) / Tr(J_i^T J_i).
-      double trace_jtj = 0.0;
-      for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q)
-        trace_jtj += p.J(p.attachments[sub_attachments_[q]]).squaredNorm();
-      beta_[i] = settings.beta_scale * kTracePenaltyFactor *
-                 (trace_jtj > 0.0 ? p.A(i).trace() / trace_jtj : 1.0);
-    } else {
-      beta_[i] = settings.beta_scale * kDelassusPenaltyFactor * delassusPenalty(p, i);
+void SubadmmSolver::initialPenalty(const StepProblem& p, const SolverSettings& settings, int i) {
+  // SolverSettings::SubadmmPenaltyRule.
+  if (sub_begin_[i] == sub_begin_[i + 1]) {
+    beta_[i] = settings.beta_scale;  // no constraint reads it
+  } else if (settings.subadmm_penalty_rule == SolverSettings::SubadmmPenaltyRule::Trace) {
+    // ICRA (23): beta_i = Tr(A_i) / Tr(J_i^T J_i).
+    double trace_jtj = 0.0;
+    for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+      const int a = sub_attachments_[q];
+      trace_jtj += compact_.compact(a)
+                       ? Eigen::Map<const VecX>(compact_.values(a),
+                                                compact_.width(a) * p.attachments[a].rows)
+                             .squaredNorm()
+                       : p.J(p.attachments[a]).squaredNorm();
     }
-    inv_beta_[i] = 1.0 / beta_[i];
-    beta_initial_[i] = beta_[i];
-    impulse_scale_[i] = p.bBlock(i).norm();
+    beta_[i] = settings.beta_scale * kTracePenaltyFactor *
+               (trace_jtj > 0.0 ? p.A(i).trace() / trace_jtj : 1.0);
+  } else {
+    beta_[i] = settings.beta_scale * kDelassusPenaltyFactor * delassusPenalty(p, i);
   }
+  inv_beta_[i] = 1.0 / beta_[i];
+  beta_initial_[i] = beta_[i];
+  impulse_scale_[i] = p.bBlock(i).norm();
 }
 
 void SubadmmSolver::factorize(const StepProblem& p, int i) {
@@ -136,10 +180,18 @@ void SubadmmSolver::factorize(const StepProblem& p, int i) {
     if (per_body_.factorize(p, i, beta_[i], K)) return;
     per_body_.disable(i);  // not positive definite in this form: the dense Cholesky decides
   }
+  if (sparse_.uses(i)) {
+    if (sparse_.factorize(i, beta_[i])) return;
+    sparse_.disable(i);  // likewise
+  }
   std::copy_n(p.a_data.data() + s.a_offset, static_cast<size_t>(s.dof) * s.dof, K);
   for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
-    const Attachment& a = p.attachments[sub_attachments_[q]];
-    kernels::addScaledJTJ(p.jacobian_data.data() + a.j_offset, a.rows, a.dof, beta_[i], K);
+    const int a = sub_attachments_[q];
+    const Attachment& at = p.attachments[a];
+    if (compact_.compact(a))
+      compact_.addScaledJTJ(a, at.rows, at.dof, beta_[i], K);
+    else
+      kernels::addScaledJTJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, beta_[i], K);
   }
   if (s.dof == 6) {
     // The explicit inverse of the 6x6 SPD block: one matrix-vector product per v-step instead
@@ -153,10 +205,13 @@ void SubadmmSolver::factorize(const StepProblem& p, int i) {
 void SubadmmSolver::unconstrainedVelocity(const StepProblem& p, int i, double* vhat) {
   const Subsystem& s = p.subsystems[i];
   double* v = vhat + s.dof_offset;
-  if (!a_factored_[i]) a_llt_[i].compute(p.A(i));  // the penalty rule may have done it already
+  factorizeA(p, i);  // the penalty rule may have done it already
   Eigen::Map<VecX> vm(v, s.dof);
   vm = p.bBlock(i);
-  a_llt_[i].solveInPlace(vm);
+  if (a_factored_[i] == 2)
+    sparse_.solveA(i, v);
+  else
+    a_llt_[i].solveInPlace(vm);
 }
 
 void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, double* vhat) {
@@ -168,7 +223,6 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
   double w[6];
   for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
     const int a = sub_attachments_[q];
-    const Attachment& at = p.attachments[a];
     const Constraint& c = p.constraints[att_constraint_[a]];
     const double* z = z_.data() + att_z_offset_[a];
     const double* l = lambda + c.row_offset;
@@ -176,7 +230,7 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
     if (tree && per_body_.bodyOf(a) >= 0)
       per_body_.addBodyForce(p, a, w);
     else
-      kernels::addJTransposeTimes(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, w, r);
+      addJTransposeTimes(p, a, w, r);
   }
   double* v = vhat + s.dof_offset;
   if (tree) {
@@ -184,6 +238,9 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
     std::copy_n(r, s.dof, v);
     per_body_.solve(p, i, k_scratch_.data() + s.a_offset, v);
     per_body_.updateBodyTwists(p, i, v);
+  } else if (sparse_.uses(i)) {
+    std::copy_n(r, s.dof, v);
+    sparse_.solve(i, v);
   } else if (s.dof == 6) {
     Eigen::Map<Vec6>(v).noalias() = kinv6_[i] * Eigen::Map<const Vec6>(r);
   } else {
@@ -208,8 +265,7 @@ void SubadmmSolver::zStep(const StepProblem& p, int j, const double* vhat, doubl
     if (per_body_.uses(at.subsystem) && per_body_.bodyOf(a) >= 0)
       per_body_.multiplyJ(p, a, x);
     else
-      kernels::multiplyJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof,
-                         vhat + p.subsystems[at.subsystem].dof_offset, x);
+      multiplyJ(p, a, vhat + p.subsystems[at.subsystem].dof_offset, x);
     double* y = y_.data() + att_z_offset_[a];
     const double* z = z_.data() + att_z_offset_[a];
     for (int k = 0; k < c.rows; ++k) x[k] = relax_ * x[k] + (1.0 - relax_) * z[k];
@@ -278,34 +334,15 @@ void SubadmmSolver::scalePenalty(const StepProblem& p, int i, double factor) {
   factorize(p, i);
 }
 
-double SubadmmSolver::dualResidual(const StepProblem& p, int i) const {
+double SubadmmSolver::dualResidual(const StepProblem& p, int i) {
   // A_i vhat_i - b_i - sum_j J_ij^T lambda_j = sum_j J_ij^T beta_i (z_ij^old - z_ij^new), the
   // standard ADMM dual residual, which avoids a product with A_i.
   const Subsystem& s = p.subsystems[i];
-  double acc[64];
-  double* out = s.dof <= 64 ? acc : nullptr;
-  if (out == nullptr) {
-    // Large subsystems: accumulate column by column without a buffer.
-    double sq = 0.0;
-    for (int col = 0; col < s.dof; ++col) {
-      double v = 0.0;
-      for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
-        const int a = sub_attachments_[q];
-        const Attachment& at = p.attachments[a];
-        const double* J = p.jacobian_data.data() + at.j_offset;
-        const double* dz = dz_.data() + att_z_offset_[a];
-        for (int r = 0; r < at.rows; ++r) v -= J[static_cast<size_t>(r) * at.dof + col] * dz[r];
-      }
-      sq += v * v;
-    }
-    return beta_[i] * std::sqrt(sq);
-  }
+  double* out = dual_scratch_.data() + s.dof_offset;  // this subsystem's slice
   std::fill_n(out, s.dof, 0.0);
   for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
     const int a = sub_attachments_[q];
-    const Attachment& at = p.attachments[a];
-    kernels::addJTransposeTimes(p.jacobian_data.data() + at.j_offset, at.rows, at.dof,
-                                dz_.data() + att_z_offset_[a], out);
+    addJTransposeTimes(p, a, dz_.data() + att_z_offset_[a], out);
   }
   double sq = 0.0;
   for (int k = 0; k < s.dof; ++k) sq += out[k] * out[k];
@@ -314,7 +351,8 @@ double SubadmmSolver::dualResidual(const StepProblem& p, int i) const {
 
 void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
-  prepare(p, settings);
+  const int threads = settings.threads > 0 ? settings.threads : omp_get_max_threads();
+  prepare(p, settings, threads);
   relax_ = settings.relaxation;
   const int ns = p.numSubsystems();
   const int nc = p.numConstraints();
@@ -327,7 +365,6 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
   const bool use_theta = settings.subadmm_residual == SolverSettings::SubadmmResidual::IcraTheta;
   const int max_it = beginStats(st, use_theta ? "theta (22)" : "primal+dual (42)", settings);
   const bool adaptive = settings.adaptive_beta;
-  const int threads = settings.threads > 0 ? settings.threads : omp_get_max_threads();
   double* vhat = sol.vhat.data();
   double* lambda = sol.lambda.data();
 
@@ -337,7 +374,13 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
 #pragma omp parallel num_threads(threads)
   {
 #pragma omp for schedule(static)
-    for (int i = 0; i < ns; ++i) factorize(p, i);
+    for (int i = 0; i < ns; ++i) {
+      sparse_.analyse(p, i, sub_attachments_.data() + sub_begin_[i],
+                      sub_begin_[i + 1] - sub_begin_[i], compact_, !per_body_.uses(i),
+                      sparse_min_dof_);
+      initialPenalty(p, settings, i);
+      factorize(p, i);
+    }
     // Initial slack z_ij = J_ij vhat_i from the vhat guess (the current velocities, set by the
     // caller; on a cold call vhat = A^{-1} b, the unconstrained motion) and u_ij = -lambda_j.
     // y_ij = beta_i z_ij - lambda_j starts the ICRA residual (22).
@@ -352,8 +395,7 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
         const int a = c.first_attachment + q;
         const Attachment& at = p.attachments[a];
         double* z = z_.data() + att_z_offset_[a];
-        kernels::multiplyJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof,
-                           vhat + p.subsystems[at.subsystem].dof_offset, z);
+        multiplyJ(p, a, vhat + p.subsystems[at.subsystem].dof_offset, z);
         for (int k = 0; k < c.rows; ++k)
           y_[att_z_offset_[a] + k] = beta_[at.subsystem] * z[k] - lambda[c.row_offset + k];
       }

@@ -1,0 +1,55 @@
+#pragma once
+// The attachment Jacobian blocks of a StepProblem with their zero columns dropped.
+//
+// StepProblem stores each J_ij densely, rows x (the subsystem's whole DOF count), but a constraint
+// on a deformable piece touches one to four of its nodes: 3 to 12 of several hundred columns.  A
+// compact block keeps the nonzero columns' indices and their values (rows x width, row-major), so
+// J_ij v, J_ij^T w and J_ij^T J_ij cost rows x width and rows x width^2 instead of rows x dof and
+// rows x dof^2.  Only blocks of subsystems with more than 6 DOF are compacted, and only when
+// columns drop out: a rigid body's 3 x 6 contact block keeps the fixed-size dense kernels.  The
+// compact products sum the same nonzero terms in the same order as the dense kernels (which add
+// exact zeros besides), so both give the same results up to round-off.
+#include <cstddef>
+#include <vector>
+
+#include "subsim/problem/step_problem.hpp"
+
+namespace subsim {
+
+class CompactJacobian {
+ public:
+  /// Scans every attachment's block (with `threads` OpenMP threads); allocates only when the
+  /// problem has more attachments than any before.
+  void prepare(const StepProblem& p, int threads);
+
+  bool compact(int attachment) const { return width_[attachment] >= 0; }
+  /// Number of nonzero columns of a compact block.
+  int width(int attachment) const { return width_[attachment]; }
+  /// The subsystem-local indices of those columns, increasing.
+  const int* columns(int attachment) const {
+    return cols_.data() + static_cast<size_t>(attachment) * kMaxWidth;
+  }
+  /// The block's values, rows x width row-major.
+  const double* values(int attachment) const {
+    return vals_.data() + static_cast<size_t>(attachment) * kMaxWidth * kMaxRows;
+  }
+
+  /// out = J_a v (v: the subsystem's velocity).
+  void multiply(int attachment, int rows, const double* v, double* out) const;
+  /// out += J_a^T w (out: the subsystem's DOF).
+  void addTransposeTimes(int attachment, int rows, const double* w, double* out) const;
+  /// K += scale J_a^T J_a, K dof x dof column-major.
+  void addScaledJTJ(int attachment, int rows, int dof, double scale, double* K) const;
+
+ private:
+  // Blocks with more nonzero columns (or rows) stay dense: a constraint on a deformable piece
+  // touches up to 4 nodes, 12 columns.  Each block has a fixed slot of this many columns.
+  static constexpr int kMaxWidth = 24;
+  static constexpr int kMaxRows = 6;
+
+  std::vector<int> width_;  // -1: the block stays dense
+  std::vector<int> cols_;
+  std::vector<double> vals_;
+};
+
+}  // namespace subsim
