@@ -8,6 +8,7 @@
 
 #include "subsim/problem/constraint_operator.hpp"
 #include "subsim/solvers/dense_kernels.hpp"
+#include "subsim/solvers/small_spd_factor.hpp"
 
 namespace subsim {
 
@@ -125,6 +126,8 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
   beta_initial_.resize(ns);
   impulse_scale_.resize(ns);
   kinv6_.resize(ns);
+  small_factor_.assign(ns, 0);
+  k_small_.resize(p.a_data.size());
   llt_.resize(ns);
   a_llt_.resize(ns);
   a_factored_.assign(ns, 0);
@@ -193,10 +196,13 @@ void SubadmmSolver::factorize(const StepProblem& p, int i) {
     else
       kernels::addScaledJTJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, beta_[i], K);
   }
+  small_factor_[i] = 0;
   if (s.dof == 6) {
     // The explicit inverse of the 6x6 SPD block: one matrix-vector product per v-step instead
     // of two triangular solves (a third of the iteration's time otherwise).
     kinv6_[i] = Eigen::LLT<Mat6>(Eigen::Map<const Mat6>(K)).solve(Mat6::Identity());
+  } else if (s.dof <= kSmallSpdMaxSize && factorSmallSpd(K, s.dof, k_small_.data() + s.a_offset)) {
+    small_factor_[i] = 1;  // a few bodies: solvers/small_spd_factor.hpp
   } else {
     llt_[i].compute(Eigen::Map<const MatX>(K, s.dof, s.dof));
   }
@@ -243,6 +249,9 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
     sparse_.solve(i, v);
   } else if (s.dof == 6) {
     Eigen::Map<Vec6>(v).noalias() = kinv6_[i] * Eigen::Map<const Vec6>(r);
+  } else if (small_factor_[i]) {
+    std::copy_n(r, s.dof, v);
+    solveSmallSpd(k_small_.data() + s.a_offset, s.dof, v);
   } else {
     Eigen::Map<VecX> vm(v, s.dof);
     vm = Eigen::Map<const VecX>(r, s.dof);

@@ -99,6 +99,10 @@ class SubadmmSolver final : public Solver {
   std::vector<double> beta_initial_,
       impulse_scale_;        // rule (23)'s beta_i and ||b_i|| (adaptation guards)
   std::vector<Mat6> kinv6_;  // (A_i + beta_i J_i^T J_i)^{-1} for 6-DOF subsystems
+  // ... and the Cholesky factors of other small dense ones (small_factor_[i] set), laid out like
+  // a_data (solvers/small_spd_factor.hpp).
+  std::vector<char> small_factor_;
+  std::vector<double> k_small_;
   std::vector<Eigen::LLT<MatX>> llt_;
   std::vector<Eigen::LLT<MatX>> a_llt_;  // of A_i alone: the penalty rule, a cold start's vhat
   std::vector<char> a_factored_;   // this solve's A_i is factored: 0 no, 1 in a_llt_, 2 sparse
