@@ -6,6 +6,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libeigen3-dev libhdf5-dev libcli11-dev libyaml-cpp-dev nlohmann-json3-dev liburdfdom-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libmujoco-dev
   python3 python3-matplotlib
 )
 missing=()
