@@ -22,7 +22,9 @@ int main(int argc, char** argv) {
                    "granular:spheres=1000,mu=0.3")
       ->required();
   run_cmd->add_option("--solver", run.solver, "solver name")->capture_default_str();
-  run_cmd->add_option("--iterations", run.iterations, "iteration cap")
+  run_cmd
+      ->add_option("--iterations", run.iterations,
+                   "iteration cap (default: the scene's, e.g. 300 for beam, else 60)")
       ->check(CLI::Range(0, 100000000));
   run_cmd
       ->add_option("--tolerance", run.tolerance, "stopping residual; 0 runs exactly --iterations")

@@ -77,7 +77,10 @@ int runSimulation(const RunOptions& o) {
 
   WorldSettings ws;
   ws.solver = o.solver;
-  if (o.iterations) ws.solver_settings.max_iterations = *o.iterations;
+  if (o.iterations)
+    ws.solver_settings.max_iterations = *o.iterations;
+  else if (scene.default_iterations > 0)
+    ws.solver_settings.max_iterations = scene.default_iterations;
   if (o.tolerance) ws.solver_settings.tolerance = *o.tolerance;
   ws.solver_settings.threads = o.threads;
   if (o.beta_scale) ws.solver_settings.beta_scale = *o.beta_scale;

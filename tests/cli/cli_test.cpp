@@ -58,6 +58,19 @@ TEST(Cli, JsonRunPrintsExactlyOneObjectWithTheContractFields) {
   EXPECT_TRUE(contains(r.out, "\"diverged\": false"));
 }
 
+TEST(Cli, TheBeamRunsAtItsOwnIterationCapUnlessGiven) {
+  // SubADMM diverges on the 20-piece beam below about 300 iterations (docs/deformables.md).
+  Result r = run("run beam --steps 1 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "\"iterations_cap\": 300")) << r.out;
+  r = run("run beam --steps 1 --iterations 7 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "\"iterations_cap\": 7")) << r.out;
+  r = run("run granular:spheres=8 --steps 1 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "\"iterations_cap\": 60")) << r.out;
+}
+
 TEST(Cli, NoConstraintsGiveANullAccuracy) {
   const Result r = run("run spinner --steps 5 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -41,11 +41,14 @@ struct Scenario {
   std::vector<ScenarioParameter> parameters;
   int default_steps = 300;
   Model (*build)(const ScenarioParams&) = nullptr;
+  /// `subsim run`'s iteration cap when --iterations is not given; 0: the solver's default.
+  int default_iterations = 0;
 };
 
 struct BuiltScene {
   Model model;
   int default_steps = 0;
+  int default_iterations = 0;  // 0: the solver's default
 };
 
 const std::vector<Scenario>& builtinScenarios();
