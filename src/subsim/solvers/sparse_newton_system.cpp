@@ -5,31 +5,55 @@
 
 namespace subsim {
 
-void SparseNewtonSystem::assemble(const StepProblem& p) {
-  problem_ = &p;
-  const int n = p.numDof();
-  const int m = p.numRows();
-  triplets_.clear();
+namespace {
+/// Calls f(row, col, value) with global indices for every nonzero entry of every A_i, and for
+/// every diagonal entry (kept even when zero, so K's diagonal is always in the pattern).
+template <class F>
+void forEachStoredA(const StepProblem& p, F&& f) {
   for (int i = 0; i < p.numSubsystems(); ++i) {
     const Subsystem& s = p.subsystems[i];
     const auto Ai = p.A(i);
     for (int col = 0; col < s.dof; ++col)
       for (int row = 0; row < s.dof; ++row)
-        triplets_.emplace_back(s.dof_offset + row, s.dof_offset + col, Ai(row, col));
+        if (Ai(row, col) != 0.0 || row == col)
+          f(s.dof_offset + row, s.dof_offset + col, Ai(row, col));
   }
+}
+}  // namespace
+
+void SparseNewtonSystem::assemble(const StepProblem& p) {
+  problem_ = &p;
+  const int n = p.numDof();
+  const int m = p.numRows();
+  // Structure from the values: a deformable piece's A_i and its attachment blocks are stored
+  // densely but are mostly zeros (a contact on a 370-DOF piece touches 12 columns), and treating
+  // those zeros as entries made K's pattern, the scatter lists and J^T D J cost O(dof^2) per
+  // attachment.  A zero that becomes nonzero in a later step changes the pattern, which is
+  // detected below and only costs a new analysis.
+  compact_.prepare(p, 1);
+  int max_dof = 0;
+  for (const Subsystem& s : p.subsystems) max_dof = std::max(max_dof, s.dof);
+  if (static_cast<int>(all_columns_.size()) < max_dof) {
+    all_columns_.resize(max_dof);
+    for (int k = 0; k < max_dof; ++k) all_columns_[k] = k;
+  }
+  triplets_.clear();
+  forEachStoredA(p,
+                 [&](int row, int col, double value) { triplets_.emplace_back(row, col, value); });
   A_.resize(n, n);
   A_.setFromTriplets(triplets_.begin(), triplets_.end());
   triplets_.clear();
   int max_scratch = 0;
   for (const Constraint& c : p.constraints)
     for (int q = 0; q < c.num_attachments; ++q) {
-      const Attachment& a = p.attachments[c.first_attachment + q];
-      const auto Jij = p.J(a);
-      const int col0 = p.subsystems[a.subsystem].dof_offset;
-      for (int r = 0; r < a.rows; ++r)
-        for (int k = 0; k < a.dof; ++k)
-          triplets_.emplace_back(c.row_offset + r, col0 + k, Jij(r, k));
-      max_scratch = std::max(max_scratch, a.rows * a.dof);
+      const int a = c.first_attachment + q;
+      const AttachmentColumns ac = columnsOf(a);
+      const int col0 = p.subsystems[p.attachments[a].subsystem].dof_offset;
+      for (int r = 0; r < c.rows; ++r)
+        for (int k = 0; k < ac.width; ++k)
+          triplets_.emplace_back(c.row_offset + r, col0 + ac.columns[k],
+                                 ac.values[r * ac.width + k]);
+      max_scratch = std::max(max_scratch, c.rows * ac.width);
     }
   J_.resize(m, n);
   J_.setFromTriplets(triplets_.begin(), triplets_.end());
@@ -46,13 +70,8 @@ void SparseNewtonSystem::assemble(const StepProblem& p) {
 
   // A on K's pattern.
   a_values_.assign(K_.nonZeros(), 0.0);
-  for (int i = 0; i < p.numSubsystems(); ++i) {
-    const Subsystem& s = p.subsystems[i];
-    const auto Ai = p.A(i);
-    for (int col = 0; col < s.dof; ++col)
-      for (int row = 0; row < s.dof; ++row)
-        a_values_[fullIndex(s.dof_offset + row, s.dof_offset + col)] = Ai(row, col);
-  }
+  forEachStoredA(p,
+                 [&](int row, int col, double value) { a_values_[fullIndex(row, col)] = value; });
 
   // Scatter lists and D block offsets.
   const int nc = p.numConstraints();
@@ -64,13 +83,16 @@ void SparseNewtonSystem::assemble(const StepProblem& p) {
   for (int j = 0; j < nc; ++j) {
     const Constraint& c = p.constraints[j];
     for (int q = 0; q < c.num_attachments; ++q) {
-      const Attachment& aq = p.attachments[c.first_attachment + q];
-      const int oq = p.subsystems[aq.subsystem].dof_offset;
+      const int aq = c.first_attachment + q;
+      const AttachmentColumns cq = columnsOf(aq);
+      const int oq = p.subsystems[p.attachments[aq].subsystem].dof_offset;
       for (int pp = 0; pp < c.num_attachments; ++pp) {
-        const Attachment& ap = p.attachments[c.first_attachment + pp];
-        const int op = p.subsystems[ap.subsystem].dof_offset;
-        for (int k = 0; k < aq.dof; ++k)
-          for (int l = 0; l < ap.dof; ++l) scatter_.push_back(fullIndex(oq + k, op + l));
+        const int ap = c.first_attachment + pp;
+        const AttachmentColumns cp = columnsOf(ap);
+        const int op = p.subsystems[p.attachments[ap].subsystem].dof_offset;
+        for (int k = 0; k < cq.width; ++k)
+          for (int l = 0; l < cp.width; ++l)
+            scatter_.push_back(fullIndex(oq + cq.columns[k], op + cp.columns[l]));
       }
     }
     block_offset_[j + 1] = block_offset_[j] + c.rows * c.rows;
@@ -115,6 +137,13 @@ void SparseNewtonSystem::analyse() {
   ++analyses_;
 }
 
+SparseNewtonSystem::AttachmentColumns SparseNewtonSystem::columnsOf(int attachment) const {
+  if (compact_.compact(attachment))
+    return {compact_.width(attachment), compact_.columns(attachment), compact_.values(attachment)};
+  const Attachment& a = problem_->attachments[attachment];
+  return {a.dof, all_columns_.data(), problem_->jacobian_data.data() + a.j_offset};
+}
+
 int SparseNewtonSystem::fullIndex(int row, int col) const {
   const int* begin = K_.innerIndexPtr() + K_.outerIndexPtr()[col];
   const int* end = K_.innerIndexPtr() + K_.outerIndexPtr()[col + 1];
@@ -137,23 +166,22 @@ void SparseNewtonSystem::fill(const double* blocks) {
     const double* D = blocks + block_offset_[j];
     const int* target = scatter_.data() + scatter_begin_[j];
     for (int q = 0; q < c.num_attachments; ++q) {
-      const Attachment& aq = p.attachments[c.first_attachment + q];
-      const double* Jq = p.jacobian_data.data() + aq.j_offset;
+      const AttachmentColumns cq = columnsOf(c.first_attachment + q);
       for (int pp = 0; pp < c.num_attachments; ++pp) {
-        const Attachment& ap = p.attachments[c.first_attachment + pp];
-        const double* Jp = p.jacobian_data.data() + ap.j_offset;
-        // scratch = D_c J_p (rows x dof_p, row-major), then entry (k, l) = sum_r J_q(r, k)
-        // scratch(r, l).
+        const AttachmentColumns cp = columnsOf(c.first_attachment + pp);
+        // scratch = D_c J_p (rows x width_p, row-major), then entry (k, l) = sum_r J_q(r, k)
+        // scratch(r, l), over the blocks' nonzero columns.
+        const int wp = cp.width, wq = cq.width;
         for (int r = 0; r < c.rows; ++r)
-          for (int l = 0; l < ap.dof; ++l) {
+          for (int l = 0; l < wp; ++l) {
             double acc = 0.0;
-            for (int s = 0; s < c.rows; ++s) acc += D[r * c.rows + s] * Jp[s * ap.dof + l];
-            scratch_[r * ap.dof + l] = acc;
+            for (int s = 0; s < c.rows; ++s) acc += D[r * c.rows + s] * cp.values[s * wp + l];
+            scratch_[r * wp + l] = acc;
           }
-        for (int k = 0; k < aq.dof; ++k)
-          for (int l = 0; l < ap.dof; ++l) {
+        for (int k = 0; k < wq; ++k)
+          for (int l = 0; l < wp; ++l) {
             double acc = 0.0;
-            for (int r = 0; r < c.rows; ++r) acc += Jq[r * aq.dof + k] * scratch_[r * ap.dof + l];
+            for (int r = 0; r < c.rows; ++r) acc += cq.values[r * wq + k] * scratch_[r * wp + l];
             values[*target++] += acc;
           }
       }

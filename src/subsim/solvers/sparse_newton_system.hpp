@@ -7,8 +7,9 @@
 // Jacobian of the constraint operator, symmetric for the prox cone (CANAL), not for the strict one
 // (the semismooth baselines of its Table II).
 //
-// Storage: K's pattern is that of A + J^T J (every entry of every A and J block stored, zeros
-// included, so the pattern depends on the problem's structure only).  K is kept twice:
+// Storage: K's pattern is that of A + J^T J over the nonzero entries of the A_i and the nonzero
+// columns of the J blocks (CompactJacobian): a deformable piece's dense-stored blocks are mostly
+// zeros.  The pattern is compared with the last one each assemble().  K is kept twice:
 //   full   all entries, unpermuted (the general LU path, Eigen's SparseLU with COLAMD);
 //   upper  the upper triangle of P K P^T with an AMD ordering P, factored in place by an LDL^T
 //          (the symmetric path; Eigen's factorize() would copy its input, which allocates).
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "subsim/problem/step_problem.hpp"
+#include "subsim/solvers/compact_jacobian.hpp"
 
 namespace subsim {
 
@@ -65,6 +67,13 @@ class SparseNewtonSystem {
     bool positiveDiagonal() const { return (this->m_diag.array() > 0.0).all(); }
   };
 
+  /// An attachment block over its nonzero columns: rows x width values, row-major.
+  struct AttachmentColumns {
+    int width;
+    const int* columns;
+    const double* values;
+  };
+  AttachmentColumns columnsOf(int attachment) const;
   void analyse();
   int fullIndex(int row, int col) const;
 
@@ -80,7 +89,9 @@ class SparseNewtonSystem {
   std::vector<int> block_offset_;     // per constraint into the D storage, plus the end
   std::vector<int> scatter_begin_;    // per constraint into scatter_, plus the end
   std::vector<int> scatter_;          // K_ value index per (q, p, k, l) entry of J_c^T D_c J_c
-  std::vector<double> scratch_;       // D_c J_p, rows x dof of one attachment
+  std::vector<double> scratch_;       // D_c J_p, rows x width of one attachment
+  CompactJacobian compact_;
+  std::vector<int> all_columns_;  // 0, 1, ...: the columns of a block kept dense
   Ldlt ldlt_;
   Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu_;
   bool analysed_ = false, lu_analysed_ = false;
