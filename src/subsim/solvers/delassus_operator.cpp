@@ -16,18 +16,17 @@ void DelassusOperator::build(const StepProblem& p, int threads) {
   const int nr = p.numRows();
   const int nthreads = threads > 0 ? threads : omp_get_max_threads();
 
-  // Subsystem -> attachments (CSR) and attachment -> constraint.
+  // Subsystem -> attachments (CSR) and attachment -> constraint.  Y is laid out subsystem by
+  // subsystem, so each subsystem's Y_i = A_i^{-1} [J_a^T ...] is one column-major dof x rows
+  // matrix: one blocked triangular solve with many right-hand sides instead of one per attachment.
   sub_begin_.assign(ns + 1, 0);
   att_constraint_.resize(na);
   y_offset_.resize(na);
-  int ysize = 0;
   for (int j = 0; j < nc; ++j) {
     const Constraint& c = p.constraints[j];
     for (int q = 0; q < c.num_attachments; ++q) {
       const int a = c.first_attachment + q;
       att_constraint_[a] = j;
-      y_offset_[a] = ysize;
-      ysize += p.attachments[a].rows * p.attachments[a].dof;
       ++sub_begin_[p.attachments[a].subsystem + 1];
     }
   }
@@ -36,34 +35,57 @@ void DelassusOperator::build(const StepProblem& p, int threads) {
   mark_.assign(std::max(nc, ns), 0);
   for (int i = 0; i < ns; ++i) mark_[i] = sub_begin_[i];
   for (int a = 0; a < na; ++a) sub_attachments_[mark_[p.attachments[a].subsystem]++] = a;
+  sub_y_offset_.resize(ns + 1);
+  int ysize = 0;
+  for (int i = 0; i < ns; ++i) {
+    sub_y_offset_[i] = ysize;
+    for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
+      const int a = sub_attachments_[s];
+      y_offset_[a] = ysize;
+      ysize += p.attachments[a].rows * p.attachments[a].dof;
+    }
+  }
+  sub_y_offset_[ns] = ysize;
   y_.resize(ysize);
+  compact_.prepare(p, nthreads);
 
   // Block structure: the diagonal block, then the neighbours of each constraint in the order they
-  // are met through its attachments (deterministic), each once.
+  // are met through its attachments (deterministic), each once.  pair_offset_ lists, in that
+  // traversal order, the block each (attachment of j, attachment on the same subsystem) pair adds
+  // to, so the numeric pass needs no search.
   diag_offset_.resize(nc);
   nb_begin_.resize(nc + 1);
   nb_constraint_.clear();
   nb_offset_.clear();
+  pair_begin_.resize(nc + 1);
+  pair_offset_.clear();
   int bsize = 0;
   std::fill(mark_.begin(), mark_.end(), -1);
+  block_of_.resize(nc);
   for (int j = 0; j < nc; ++j) {
     const Constraint& c = p.constraints[j];
     diag_offset_[j] = bsize;
     bsize += c.rows * c.rows;
     nb_begin_[j] = static_cast<int>(nb_constraint_.size());
+    pair_begin_[j] = static_cast<int>(pair_offset_.size());
     mark_[j] = j;
+    block_of_[j] = diag_offset_[j];
     for (int q = 0; q < c.num_attachments; ++q) {
       const int i = p.attachments[c.first_attachment + q].subsystem;
       for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
         const int k = att_constraint_[sub_attachments_[s]];
-        if (mark_[k] == j) continue;
-        mark_[k] = j;
-        nb_constraint_.push_back(k);
-        nb_offset_.push_back(bsize);
-        bsize += c.rows * p.constraints[k].rows;
+        if (mark_[k] != j) {
+          mark_[k] = j;
+          nb_constraint_.push_back(k);
+          nb_offset_.push_back(bsize);
+          block_of_[k] = bsize;
+          bsize += c.rows * p.constraints[k].rows;
+        }
+        pair_offset_.push_back(block_of_[k]);
       }
     }
   }
+  pair_begin_[nc] = static_cast<int>(pair_offset_.size());
   nb_begin_[nc] = static_cast<int>(nb_constraint_.size());
   blocks_.assign(bsize, 0.0);
   c_.resize(nr);
@@ -76,8 +98,9 @@ void DelassusOperator::build(const StepProblem& p, int threads) {
 
 #pragma omp parallel num_threads(nthreads)
   {
-    // Factor A_i, Y_a = A_i^{-1} J_a^T, free velocity A_i^{-1} b_i.
-#pragma omp for schedule(static)
+    // Factor A_i, Y_i = A_i^{-1} J_i^T (all of the subsystem's attachments at once), free
+    // velocity A_i^{-1} b_i.
+#pragma omp for schedule(dynamic)
     for (int i = 0; i < ns; ++i) {
       const Subsystem& sub = p.subsystems[i];
       llt_[i].compute(p.A(i));
@@ -85,12 +108,14 @@ void DelassusOperator::build(const StepProblem& p, int threads) {
       v = p.bBlock(i);
       llt_[i].solveInPlace(v);
       for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
-        const int a = sub_attachments_[s];
-        const Attachment& at = p.attachments[a];
-        Eigen::Map<MatX> Y(y_.data() + y_offset_[a], at.dof, at.rows);
-        Y = p.J(at).transpose();
-        llt_[i].solveInPlace(Y);
+        const Attachment& at = p.attachments[sub_attachments_[s]];
+        Eigen::Map<MatX>(y_.data() + y_offset_[sub_attachments_[s]], at.dof, at.rows) =
+            p.J(at).transpose();
       }
+      const int cols = sub.dof > 0 ? (sub_y_offset_[i + 1] - sub_y_offset_[i]) / sub.dof : 0;
+      if (cols == 0) continue;
+      Eigen::Map<MatX> Y(y_.data() + sub_y_offset_[i], sub.dof, cols);
+      llt_[i].solveInPlace(Y);
     }
     // Blocks W_jk += J_ji Y_ki over shared subsystems i, and c_j = J_j A^{-1} b + e_j.
 #pragma omp for schedule(static)
@@ -98,34 +123,32 @@ void DelassusOperator::build(const StepProblem& p, int threads) {
       const Constraint& c = p.constraints[j];
       const int o = c.row_offset;
       for (int r = 0; r < c.rows; ++r) c_[o + r] = p.e[o + r];
+      int pair = pair_begin_[j];
       for (int q = 0; q < c.num_attachments; ++q) {
-        const Attachment& aj = p.attachments[c.first_attachment + q];
+        const int a_j = c.first_attachment + q;
+        const Attachment& aj = p.attachments[a_j];
         const int i = aj.subsystem;
-        const double* Jj = p.jacobian_data.data() + aj.j_offset;
+        const double* vfree = free_v_.data() + p.subsystems[i].dof_offset;
         double jv[6];
-        kernels::multiplyJ(Jj, aj.rows, aj.dof, free_v_.data() + p.subsystems[i].dof_offset, jv);
+        if (compact_.compact(a_j))
+          compact_.multiply(a_j, aj.rows, vfree, jv);
+        else
+          kernels::multiplyJ(p.jacobian_data.data() + aj.j_offset, aj.rows, aj.dof, vfree, jv);
         for (int r = 0; r < c.rows; ++r) c_[o + r] += jv[r];
         for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
           const int a = sub_attachments_[s];
-          const int k = att_constraint_[a];
-          const int rk = p.constraints[k].rows;
-          int off = diag_offset_[j];
-          if (k != j)
-            for (int e = nb_begin_[j]; e < nb_begin_[j + 1]; ++e)
-              if (nb_constraint_[e] == k) {
-                off = nb_offset_[e];
-                break;
-              }
-          double* W = blocks_.data() + off;
+          const int rk = p.constraints[att_constraint_[a]].rows;
+          double* W = blocks_.data() + pair_offset_[pair++];
           const double* Y = y_.data() + y_offset_[a];
-          for (int r = 0; r < c.rows; ++r)
-            for (int col = 0; col < rk; ++col) {
-              const double* jr = Jj + static_cast<size_t>(r) * aj.dof;
-              const double* yc = Y + static_cast<size_t>(col) * aj.dof;
-              double acc = 0.0;
-              for (int d = 0; d < aj.dof; ++d) acc += jr[d] * yc[d];
-              W[r * rk + col] += acc;
-            }
+          // W_jk += J_j Y_k, column by column of Y_k (J_j v for v = each column).
+          for (int col = 0; col < rk; ++col) {
+            const double* yc = Y + static_cast<size_t>(col) * aj.dof;
+            if (compact_.compact(a_j))
+              compact_.multiply(a_j, aj.rows, yc, jv);
+            else
+              kernels::multiplyJ(p.jacobian_data.data() + aj.j_offset, aj.rows, aj.dof, yc, jv);
+            for (int r = 0; r < c.rows; ++r) W[r * rk + col] += jv[r];
+          }
         }
       }
       // Soft regularisation and the per-row scaling D.

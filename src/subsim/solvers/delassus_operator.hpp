@@ -7,9 +7,10 @@
 // and every constraint asks (W lambda + c)_j and lambda_j to lie in its set S_j.
 //
 // Storage: per subsystem an LLT of A_i; per attachment Y_ai = A_i^{-1} J_ai^T (dof x rows,
-// column-major); per constraint j its diagonal block W_jj (rows x rows, row-major) and, CSR-like,
-// a list of (other constraint k, block W_jk = sum over shared subsystems i of J_ji A_i^{-1}
-// J_ki^T).  All flat arrays, rebuilt per solve into reused buffers.
+// column-major, a subsystem's attachments side by side); products with J_ai use its nonzero
+// columns (CompactJacobian); per constraint j its diagonal block W_jj (rows x rows, row-major) and,
+// CSR-like, a list of (other constraint k, block W_jk = sum over shared subsystems i of J_ji
+// A_i^{-1} J_ki^T).  All flat arrays, rebuilt per solve into reused buffers.
 //
 // Soft rows (lambda = -k e - c J vhat, per row): with J vhat = (W lambda + c)_r - e_r,
 //   lambda / c + (W lambda + c)_r + (k / c - 1) e_r = 0    (c > 0),
@@ -30,6 +31,7 @@
 
 #include "subsim/problem/cone_projection.hpp"
 #include "subsim/problem/step_problem.hpp"
+#include "subsim/solvers/compact_jacobian.hpp"
 
 namespace subsim {
 
@@ -110,7 +112,9 @@ class DelassusOperator {
   const StepProblem* p_ = nullptr;
   std::vector<Eigen::LLT<MatX>> llt_;
   std::vector<int> sub_begin_, sub_attachments_, att_constraint_;
-  std::vector<int> y_offset_;
+  std::vector<int> y_offset_, sub_y_offset_;
+  CompactJacobian compact_;
+  std::vector<int> pair_begin_, pair_offset_, block_of_;
   std::vector<double> y_;  // Y_a = A_i^{-1} J_a^T per attachment, column-major dof x rows
   std::vector<int> diag_offset_;
   std::vector<int> nb_begin_, nb_constraint_, nb_offset_;
