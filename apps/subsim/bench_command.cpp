@@ -119,7 +119,8 @@ bool parseSolverList(const std::optional<std::string>& text, std::vector<std::st
 struct RecordedRun {
   std::vector<StepProblem> problems;
   std::vector<StepSolution> warm_starts;
-  std::string note;  // why it ended early
+  std::string note;   // why it ended early
+  int steps_run = 0;  // steps the reference run completed (problems holds a sample of them)
 };
 
 struct LoadedScene {
@@ -218,10 +219,12 @@ std::string millimetres(double metres) {
   return buf;
 }
 
-void fail(Cell& cell, int step, const std::string& mark, const std::string& reason) {
+/// `where`: "step" of a scene run, "problem" of a replayed sample.
+void fail(Cell& cell, int step, const std::string& mark, const std::string& reason,
+          const char* where = "step") {
   cell.failed = true;
   cell.failure_mark = mark;
-  cell.failure_reason = "step " + std::to_string(step) + ": " + reason;
+  cell.failure_reason = std::string(where) + " " + std::to_string(step) + ": " + reason;
 }
 
 /// Sums for the cell averages.
@@ -303,9 +306,24 @@ Cell runSceneCell(const LoadedScene& scene, int steps, double limit, const std::
   return cell;
 }
 
-RecordedRun recordProblems(const LoadedScene& scene, int steps, double limit,
+/// Whether problem `index` of `n` is one of `count` evenly spaced ones: the middle of each of
+/// `count` equal stretches of the run, so a sample of a 300-step run covers its whole course.
+/// count <= 0 or >= n keeps every problem.
+std::vector<char> evenlySpaced(size_t n, int count) {
+  if (count <= 0 || static_cast<size_t>(count) >= n) return std::vector<char>(n, 1);
+  std::vector<char> keep(n, 0);
+  const size_t c = static_cast<size_t>(count);
+  for (size_t k = 0; k < c; ++k) keep[((2 * k + 1) * n) / (2 * c)] = 1;
+  return keep;
+}
+
+/// Steps the reference World `steps` times and keeps the problems (and warm starts) that
+/// `evenlySpaced(steps, keep)` selects: only those are held in memory (a beam problem stores its
+/// blocks densely, about 30 MB).
+RecordedRun recordProblems(const LoadedScene& scene, int steps, int keep, double limit,
                            const std::string& solver, int iterations, int threads) {
   RecordedRun run;
+  const std::vector<char> kept = evenlySpaced(static_cast<size_t>(steps), keep);
   World world(scene.model, worldSettings(solver, iterations, threads, limit));
   for (int k = 1; k <= steps; ++k) {
     progress(scene.spec + ": recording step " + std::to_string(k) + "/" + std::to_string(steps));
@@ -321,11 +339,34 @@ RecordedRun recordProblems(const LoadedScene& scene, int steps, double limit,
       run.note = "the reference run diverged at step " + std::to_string(k) + ": " + r.divergence;
       break;
     }
+    run.steps_run = k;
+    if (!kept[k - 1]) continue;
     run.problems.push_back(world.lastProblem());
     run.warm_starts.push_back(world.lastWarmStart());
   }
   return run;
 }
+
+/// Keeps `count` evenly spaced problems of a run held in full (a problem file).
+void keepEvenlySpaced(RecordedRun& run, int count) {
+  const std::vector<char> kept = evenlySpaced(run.problems.size(), count);
+  size_t to = 0;
+  for (size_t from = 0; from < kept.size(); ++from) {
+    if (!kept[from]) continue;
+    if (to != from) {
+      run.problems[to] = std::move(run.problems[from]);
+      run.warm_starts[to] = std::move(run.warm_starts[from]);
+    }
+    ++to;
+  }
+  run.problems.resize(to);
+  run.warm_starts.resize(to);
+}
+
+/// A replayed solution with a velocity beyond this (m/s or rad/s) is no answer in any scene: a
+/// World stops at 100 m/s (WorldSettings::max_speed); replay has no state to check, so it judges
+/// the solution's own velocity with a tenfold margin.
+constexpr double kReplaySpeedLimit = 1000.0;
 
 Cell runProblemsCell(const std::string& scene, const RecordedRun& run, const std::string& solver,
                      int level, int threads) {
@@ -355,12 +396,20 @@ Cell runProblemsCell(const std::string& scene, const RecordedRun& run, const std
     s->solve(problem, settings, solution);
     const int step = static_cast<int>(k) + 1;
     if (!solution.vhat.allFinite() || !solution.lambda.allFinite()) {
-      fail(cell, step, "diverged", "non-finite vhat or lambda");
+      fail(cell, step, "diverged", "non-finite vhat or lambda", "problem");
+      continue;
+    }
+    const double speed = solution.vhat.size() > 0 ? solution.vhat.cwiseAbs().maxCoeff() : 0.0;
+    if (speed > kReplaySpeedLimit) {
+      char what[128];
+      std::snprintf(what, sizeof what, "a velocity of %.3g in the solution (limit %g)", speed,
+                    kReplaySpeedLimit);
+      fail(cell, step, "diverged", what, "problem");
       continue;
     }
     const StepMetrics m = evaluateStep(problem, solution);
     if (!finiteMetrics(m)) {
-      fail(cell, step, "diverged", "non-finite residual");
+      fail(cell, step, "diverged", "non-finite residual", "problem");
       continue;
     }
     avg.add(solution.stats.solve_ms, m);
@@ -441,7 +490,9 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
   } else {
     const double limit = o.penetration_limit.value_or(defaultPenetrationLimit(scene.model));
     World world(scene.model,
-                worldSettings(o.reference_solver, o.reference_iterations, o.threads, limit));
+                worldSettings(o.reference_solver,
+                              o.reference_iterations.value_or(kDefaultReferenceIterations),
+                              o.threads, limit));
     for (int k = 1; k <= step; ++k) {
       progress(scene.spec + ": reference step " + std::to_string(k) + "/" + std::to_string(step));
       const StepReport r = world.step();
@@ -575,7 +626,7 @@ int runScaling(const BenchOptions& o) {
     return kExitBadInput;
   }
   if (o.solvers || o.problems || o.convergence || o.step || o.newton_iterations ||
-      !o.save_problems.empty()) {
+      !o.save_problems.empty() || o.paper_table || o.replay) {
     badInput(
         "--scaling measures SubADMM alone: it takes --iterations, --steps, --threads, --output "
         "and --no-plot only");
@@ -595,8 +646,46 @@ int runScaling(const BenchOptions& o) {
   return runScalingBench(o, iterations);
 }
 
+/// The solvers of the paper's Table I, in its column order (PGS there is the accelerated one).
+constexpr const char* kPaperTableSolvers = "pgs-cg,pj,fadmm,nnewton,subadmm";
+constexpr int kPaperTableReplay = 50;
+// The beam needs 300 SubADMM iterations to complete its run (docs/deformables.md); one count for
+// all three scenes keeps the reference uniform.
+constexpr int kPaperTableReferenceIterations = 300;
+
+int runMatrix(const BenchOptions& o, bool paper_table);
+
+/// `--paper-table`: Table I's scenes, solvers and iteration levels on recorded problems.
+int runPaperTable(const BenchOptions& o) {
+  if (!o.scenes.empty()) {
+    badInput("--paper-table runs the paper's scenes (stir, cable, beam): give no scenes");
+    return kExitBadInput;
+  }
+  if (o.iterations || o.convergence || o.scaling || o.step || o.newton_iterations || o.no_plot ||
+      o.penetration_limit || !o.save_problems.empty()) {
+    badInput(
+        "--paper-table fixes the scenes, the levels 30/60/90 and the replay mode: it takes "
+        "--solvers, --steps, --replay, --threads, --reference-solver, --reference-iterations, "
+        "--format and --output only");
+    return kExitBadInput;
+  }
+  BenchOptions table = o;
+  table.scenes = {"stir", "cable", "beam"};
+  table.solvers = o.solvers.value_or(kPaperTableSolvers);
+  table.iterations = "30,60,90";
+  table.problems = true;
+  table.replay = o.replay.value_or(kPaperTableReplay);
+  table.reference_iterations = o.reference_iterations.value_or(kPaperTableReferenceIterations);
+  return runMatrix(table, true);
+}
+
 int runBench(const BenchOptions& o) {
   if (o.scaling) return runScaling(o);
+  if (o.paper_table) return runPaperTable(o);
+  return runMatrix(o, false);
+}
+
+int runMatrix(const BenchOptions& o, bool paper_table) {
   if (o.scenes.empty()) {
     badInput("bench: give one or more scenes (or --scaling)");
     return kExitBadInput;
@@ -618,6 +707,10 @@ int runBench(const BenchOptions& o) {
   }
   if (o.convergence && o.scenes.size() != 1) {
     std::cerr << "subsim: --convergence studies one scene, got " << o.scenes.size() << "\n";
+    return kExitBadInput;
+  }
+  if (o.replay && !o.problems) {
+    std::cerr << "subsim: --replay applies only with --problems\n";
     return kExitBadInput;
   }
   if (!o.save_problems.empty() && (!o.problems || o.scenes.size() != 1)) {
@@ -655,7 +748,8 @@ int runBench(const BenchOptions& o) {
   report.levels = levels;
   report.solvers = solvers;
   report.reference_solver = o.reference_solver;
-  report.reference_iterations = o.reference_iterations;
+  report.reference_iterations = o.reference_iterations.value_or(kDefaultReferenceIterations);
+  report.paper_table = paper_table;
   for (const LoadedScene& scene : scenes) {
     SceneInfo info;
     info.spec = scene.spec;
@@ -683,9 +777,11 @@ int runBench(const BenchOptions& o) {
     }
 
     if (o.problems && !scene.from_file) {
-      recorded = recordProblems(scene, info.steps, info.penetration_limit, o.reference_solver,
-                                o.reference_iterations, o.threads);
-      info.problems_recorded = static_cast<int>(recorded.problems.size());
+      // --save-problems writes every step; otherwise only the replayed sample is kept.
+      const int keep = o.save_problems.empty() ? o.replay.value_or(0) : 0;
+      recorded = recordProblems(scene, info.steps, keep, info.penetration_limit, o.reference_solver,
+                                report.reference_iterations, o.threads);
+      info.problems_recorded = recorded.steps_run;
       info.reference_note = recorded.note;
       if (recorded.problems.empty()) {
         progressDone();
@@ -694,8 +790,15 @@ int runBench(const BenchOptions& o) {
       }
       if (!recorded.note.empty())
         std::cerr << "subsim: warning: " << scene.spec << ": " << recorded.note << "; using the "
-                  << recorded.problems.size() << " problems recorded before it\n";
+                  << recorded.problems.size() << " problems kept before it\n";
       if (!o.save_problems.empty() && !saveProblems(o, scene, recorded)) return kExitBadInput;
+    }
+    if (o.problems) {
+      // A problem file's run, or a recording held in full for --save-problems (a recording that
+      // ended early keeps the sample of its planned steps that it reached).
+      if (scene.from_file || !o.save_problems.empty())
+        keepEvenlySpaced(recorded, o.replay.value_or(0));
+      info.problems_replayed = static_cast<int>(recorded.problems.size());
     }
     for (const std::string& solver : solvers)
       for (int level : levels) {

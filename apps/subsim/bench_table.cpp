@@ -62,6 +62,162 @@ const Cell* findCell(const Report& r, const std::string& scene, const std::strin
   return nullptr;
 }
 
+/// The SubADMM ICRA paper's Table I (4 cores, its own machine and metric): AT in ms and AA at
+/// 30/60/90 iterations (NNewton 3/6/9); `failed`: the paper's "-" (the simulation failed).
+struct PaperCell {
+  const char* scene;
+  const char* solver;
+  bool failed;
+  double at[3];
+  double aa[3];
+};
+
+constexpr PaperCell kPaperTableI[] = {
+    {"stir", "pgs-cg", false, {14.50, 23.91, 32.27}, {4.427, 4.928, 5.248}},
+    {"stir", "pj", false, {3.235, 5.688, 9.425}, {3.033, 3.349, 3.562}},
+    {"stir", "fadmm", false, {28.41, 41.40, 56.95}, {4.107, 4.644, 5.009}},
+    {"stir", "nnewton", false, {24.35, 46.99, 75.44}, {3.565, 4.429, 5.324}},
+    {"stir", "subadmm", false, {3.489, 5.940, 8.705}, {4.069, 4.579, 5.023}},
+    {"cable", "pgs-cg", false, {48.08, 59.30, 72.96}, {4.141, 4.860, 5.404}},
+    {"cable", "pj", true, {}, {}},
+    {"cable", "fadmm", false, {16.74, 23.52, 32.96}, {4.189, 4.634, 4.910}},
+    {"cable", "nnewton", false, {43.35, 87.98, 132.7}, {3.270, 4.454, 5.278}},
+    {"cable", "subadmm", false, {2.288, 4.285, 6.402}, {4.344, 4.984, 5.222}},
+    {"beam", "pgs-cg", false, {231.4, 241.2, 251.2}, {3.895, 4.194, 4.255}},
+    {"beam", "pj", true, {}, {}},
+    {"beam", "fadmm", false, {50.33, 92.11, 130.3}, {4.220, 4.478, 4.756}},
+    {"beam", "nnewton", false, {188.5, 360.2, 525.7}, {2.445, 3.494, 4.945}},
+    {"beam", "subadmm", false, {13.41, 24.67, 35.50}, {4.326, 4.743, 4.925}},
+};
+
+/// A paper figure with the digits it was printed with (4 significant).
+std::string asPrinted(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+const PaperCell* paperCell(const std::string& scene, const std::string& solver) {
+  for (const PaperCell& c : kPaperTableI)
+    if (scene == c.scene && solver == c.solver) return &c;
+  return nullptr;
+}
+
+nlohmann::json paperFiguresJson() {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const PaperCell& c : kPaperTableI) {
+    nlohmann::json row;
+    row["scene"] = c.scene;
+    row["solver"] = c.solver;
+    row["failed"] = c.failed;
+    if (!c.failed) {
+      row["at_ms"] = {c.at[0], c.at[1], c.at[2]};
+      row["aa"] = {c.aa[0], c.aa[1], c.aa[2]};
+    }
+    rows.push_back(row);
+  }
+  return {{"source", "SubADMM ICRA 2023, Table I (4 cores; its AA metric and units differ)"},
+          {"levels", {30, 60, 90}},
+          {"rows", rows}};
+}
+
+const char* paperSolverTitle(const std::string& solver) {
+  if (solver == "pgs-cg") return "PGS-CG";
+  if (solver == "pj") return "PJ";
+  if (solver == "fadmm") return "FADMM";
+  if (solver == "nnewton") return "NNewton";
+  if (solver == "subadmm") return "SubADMM";
+  return nullptr;
+}
+
+/// "a / b / c" over the levels; a failed cell is ✗.
+template <class Value>
+std::string triple(const std::vector<int>& levels, Value value) {
+  std::string s;
+  for (size_t k = 0; k < levels.size(); ++k) s += (k == 0 ? "" : " / ") + value(k);
+  return s;
+}
+
+std::string formatPaperTable(const Report& r) {
+  std::ostringstream out;
+  out << "# subsim bench --paper-table (SubADMM ICRA 2023, Table I)\n\n"
+      << "Each scene's run is recorded once with " << r.reference_solver << " at "
+      << r.reference_iterations
+      << " iterations; every cell solves the same evenly spaced problems with the same warm "
+         "starts, so AT is the solve alone.  Threads: "
+      << r.threads << ".  Tolerance 0: every solve runs exactly its iteration count.\n\n";
+  for (const SceneInfo& s : r.scenes) {
+    out << "- " << s.spec << ": " << s.dof << " DOF, dt " << exact(s.dt) << " s, "
+        << s.problems_recorded << " steps recorded";
+    if (!s.reference_note.empty()) out << " (" << s.reference_note << ")";
+    out << ", " << s.problems_replayed << " solved per cell, input hash "
+        << (s.input_hashes_agree ? s.input_hash : "DIFFERS between cells") << "\n";
+  }
+  out << "\n| scene | row |";
+  for (const std::string& solver : r.solvers) {
+    const char* title = paperSolverTitle(solver);
+    std::vector<int> its;
+    for (int level : r.levels) its.push_back(iterationsAtLevel(solver, level));
+    out << " " << (title != nullptr ? title : solver.c_str()) << " " << joinLevels(its) << " |";
+  }
+  out << "\n|---|---|";
+  for (size_t k = 0; k < r.solvers.size(); ++k) out << "---|";
+  out << "\n";
+  std::vector<const Cell*> failures;
+  for (const SceneInfo& s : r.scenes) {
+    const auto row = [&](const char* name, auto cellText) {
+      out << "| " << (std::string(name) == "AT (ms)" ? s.spec : std::string()) << " | " << name
+          << " |";
+      for (const std::string& solver : r.solvers) out << " " << cellText(solver) << " |";
+      out << "\n";
+    };
+    const auto ours = [&](bool at) {
+      return [&, at](const std::string& solver) {
+        return triple(r.levels, [&](size_t k) -> std::string {
+          const Cell* c = findCell(r, s.spec, solver, r.levels[k]);
+          if (c == nullptr) return "";
+          if (c->failed) return "✗";
+          const std::optional<double>& v = at ? c->at_ms : c->aa;
+          return v ? fixed(*v, at ? (*v < 10 ? 2 : 1) : 2) : "–";
+        });
+      };
+    };
+    const auto paper = [&](bool at) {
+      return [&, at](const std::string& solver) -> std::string {
+        const PaperCell* p = paperCell(s.spec, solver);
+        if (p == nullptr) return "";
+        if (p->failed) return "-";
+        std::string text;
+        for (int k = 0; k < 3; ++k)
+          text += (k == 0 ? "" : " / ") + asPrinted(at ? p->at[k] : p->aa[k]);
+        return "*" + text + "*";
+      };
+    };
+    row("AT (ms)", ours(true));
+    row("AA", ours(false));
+    row("paper AT", paper(true));
+    row("paper AA", paper(false));
+    for (const std::string& solver : r.solvers)
+      for (int level : r.levels) {
+        const Cell* c = findCell(r, s.spec, solver, level);
+        if (c != nullptr && c->failed) failures.push_back(c);
+      }
+  }
+  out << "\nAT: mean solver time per problem (ms).  AA: mean of -log10 of the AL paper's "
+         "constraint residual (section 6) over problems with constraints.  Paper rows (italic): "
+         "the paper's 4-core figures, for reference only: its machine, its AA metric and units "
+         "differ; \"-\" there means its simulation failed.";
+  if (!failures.empty()) {
+    out << "  ✗: the solve failed on a recorded problem:\n\n";
+    for (const Cell* c : failures)
+      out << "- ✗ " << c->scene << ", " << c->solver << " at " << c->iterations
+          << " it.: " << c->failure_reason << "\n";
+  } else {
+    out << "\n";
+  }
+  return out.str();
+}
+
 }  // namespace
 
 int iterationsAtLevel(const std::string& solver, int level) {
@@ -76,6 +232,7 @@ std::string csvField(const std::string& text) {
 }
 
 std::string formatMarkdown(const Report& r) {
+  if (r.paper_table) return formatPaperTable(r);
   std::ostringstream out;
   out << "# subsim bench\n\n";
   out << "Mode: "
@@ -100,6 +257,8 @@ std::string formatMarkdown(const Report& r) {
     if (r.problems_mode) {
       out << s.problems_recorded << " problems recorded";
       if (!s.reference_note.empty()) out << " (" << s.reference_note << ")";
+      if (s.problems_replayed < s.problems_recorded)
+        out << ", " << s.problems_replayed << " of them (evenly spaced) solved per cell";
       out << "; input hash " << (s.input_hashes_agree ? s.input_hash : "DIFFERS between cells")
           << (s.input_hashes_agree ? " (identical for every cell)" : "") << ".\n";
     } else {
@@ -175,6 +334,7 @@ std::string formatJson(const Report& r) {
   json j;
   j["schema_version"] = 1;
   j["mode"] = r.problems_mode ? "problems" : "scene";
+  if (r.paper_table) j["paper_table"] = paperFiguresJson();
   j["threads"] = r.threads;
   j["tolerance"] = 0.0;
   j["levels"] = r.levels;
@@ -196,6 +356,7 @@ std::string formatJson(const Report& r) {
         std::isfinite(s.penetration_limit) ? json(s.penetration_limit) : json(nullptr);
     if (r.problems_mode) {
       js["problems_recorded"] = s.problems_recorded;
+      js["problems_replayed"] = s.problems_replayed;
       if (!s.reference_note.empty()) js["reference_note"] = s.reference_note;
       js["input_hashes_agree"] = s.input_hashes_agree;
     }

@@ -34,6 +34,7 @@ struct SceneInfo {
   bool penetration_limit_from_user = false;
   // Problems mode.
   int problems_recorded = 0;
+  int problems_replayed = 0;   // solved per cell: all recorded, or an evenly spaced --replay sample
   std::string reference_note;  // why the reference run ended early, if it did
   std::string input_hash;      // the first cell's; "" when the cells disagree
   bool input_hashes_agree = true;
@@ -41,6 +42,7 @@ struct SceneInfo {
 
 struct Report {
   bool problems_mode = false;
+  bool paper_table = false;  // markdown in Table I's shape with the paper's figures
   int threads = 1;
   std::vector<int> levels;
   std::vector<std::string> solvers;

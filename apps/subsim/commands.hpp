@@ -38,7 +38,7 @@ struct BenchOptions {
   std::string format = "markdown";          // markdown | csv | json
   bool problems = false;
   std::string reference_solver = "subadmm";
-  int reference_iterations = 100;
+  std::optional<int> reference_iterations;  // default 100; --paper-table 300
   std::string output;  // table: FILE instead of stdout; --convergence: PREFIX ("convergence")
   bool convergence = false;
   std::optional<int> step;               // --convergence: default the middle of the run
@@ -46,6 +46,8 @@ struct BenchOptions {
   bool no_plot = false;                  // --convergence: the CSV only
   std::string save_problems;             // --problems: write the recorded run to this HDF5 file
   bool scaling = false;                  // SubADMM time against size (stir, cable), no scenes
+  std::optional<int> replay;  // --problems: replay this many recorded problems, evenly spaced
+  bool paper_table = false;   // the ICRA paper's Table I: its scenes, solvers and levels
 };
 
 int runScenarios();
@@ -53,5 +55,7 @@ int runSimulation(const RunOptions& options);
 int runBench(const BenchOptions& options);
 /// `bench --scaling` once its options are checked (scaling_bench.cpp).
 int runScalingBench(const BenchOptions& options, int iterations);
+/// The default reference iteration count of `bench --problems` and `--convergence`.
+constexpr int kDefaultReferenceIterations = 100;
 
 }  // namespace subsim::cli

@@ -96,9 +96,10 @@ int main(int argc, char** argv) {
       ->add_option("--reference-solver", bench.reference_solver,
                    "solver of the run that records the problems (--problems, --convergence)")
       ->capture_default_str();
-  bench_cmd->add_option("--reference-iterations", bench.reference_iterations, "its iteration count")
-      ->check(CLI::Range(1, 100000000))
-      ->capture_default_str();
+  bench_cmd
+      ->add_option("--reference-iterations", bench.reference_iterations,
+                   "its iteration count (default 100; --paper-table 300)")
+      ->check(CLI::Range(1, 100000000));
   bench_cmd->add_option("--output", bench.output,
                         "write the table to FILE instead of stdout; --convergence: the prefix "
                         "of PREFIX.csv and PREFIX.png (default convergence)");
@@ -122,6 +123,16 @@ int main(int argc, char** argv) {
                       "and of cable segments (160 .. 2560), with a linear fit and R^2, as a "
                       "table, PREFIX.csv and PREFIX.png (default prefix scaling; --iterations "
                       "one count, default 60; --steps per point, default 100)");
+  bench_cmd
+      ->add_option("--replay", bench.replay,
+                   "--problems: solve this many of the recorded problems, evenly spaced over the "
+                   "run (default: all; --paper-table 50)")
+      ->check(CLI::Range(1, 100000000));
+  bench_cmd->add_flag("--paper-table", bench.paper_table,
+                      "the SubADMM ICRA paper's Table I: stir, cable and beam x PGS-CG, PJ, "
+                      "FADMM, NNewton (3/6/9) and SubADMM (30/60/90) on 50 recorded problems per "
+                      "scene, with the paper's figures beside ours (--solvers narrows it; "
+                      "--steps, --replay, --threads, --reference-iterations, --format, --output)");
   bench_cmd->add_option("--save-problems", bench.save_problems,
                         "--problems: also write the recorded problems and warm starts to FILE.h5 "
                         "(a FILE.h5 given in place of a scene is solved instead of simulating)");

@@ -286,6 +286,77 @@ TEST(BenchCli, RecordedProblemsMarkdownStatesTheHash) {
   EXPECT_TRUE(contains(r.out, "(identical for every cell)")) << r.out;
 }
 
+// Table I's shape: one column per solver with its three iteration counts, our AT and AA rows and
+// the paper's beside them, for each of the paper's scenes.  A short recording keeps it quick.
+TEST(BenchCli, PaperTableHasTableIsShapeWithThePapersFigures) {
+  const Result r =
+      run("bench --paper-table --steps 4 --replay 2 --solvers pj,subadmm --reference-iterations "
+          "20");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "| scene | row | PJ 30/60/90 | SubADMM 30/60/90 |")) << r.out;
+  for (const char* scene : {"stir", "cable", "beam"}) {
+    EXPECT_TRUE(contains(r.out, std::string("| ") + scene + " | AT (ms) |")) << scene;
+    EXPECT_TRUE(contains(r.out, std::string("- ") + scene + ": ")) << scene;
+  }
+  EXPECT_TRUE(contains(r.out, "4 steps recorded, 2 solved per cell")) << r.out;
+  EXPECT_TRUE(contains(r.out, "|  | paper AT | *3.235 / 5.688 / 9.425* | *3.489 / 5.94 / 8.705* |"))
+      << r.out;
+  // The paper's PJ failed on the cable and the beam: "-".
+  EXPECT_TRUE(contains(r.out, "|  | paper AT | - | *2.288 / 4.285 / 6.402* |")) << r.out;
+  EXPECT_TRUE(contains(r.out, "subadmm at 20 iterations")) << r.out;
+  // PJ diverges on the beam, as in the paper; a replayed solve has no World to stop it, so the
+  // solution's own velocity is judged.
+  EXPECT_TRUE(contains(r.out, "| beam | AT (ms) | ✗ / ✗ / ✗ |")) << r.out;
+  EXPECT_TRUE(contains(r.out, "- ✗ beam, pj at 30 it.: problem 1: a velocity of")) << r.out;
+
+  const Result j =
+      run("bench --paper-table --steps 3 --replay 2 --solvers subadmm --reference-iterations 20 "
+          "--format json");
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const nlohmann::json table = nlohmann::json::parse(j.out);
+  ASSERT_EQ(table["scenes"].size(), 3u);
+  for (const auto& scene : table["scenes"]) {
+    EXPECT_EQ(scene["problems_recorded"], 3);
+    EXPECT_EQ(scene["problems_replayed"], 2);
+    EXPECT_TRUE(scene["input_hashes_agree"].get<bool>());
+  }
+  EXPECT_EQ(table["rows"].size(), 3u * 3u);
+  EXPECT_EQ(table["paper_table"]["rows"].size(), 15u);
+}
+
+// --replay keeps evenly spaced problems: one of six is the fourth (the middle of the run), the
+// very input the convergence study reads at --step 4.
+TEST(BenchCli, ReplayKeepsEvenlySpacedProblems) {
+  const std::string file = tempPath("replay.h5");
+  const Result saved =
+      run("bench granular:spheres=27 --steps 6 --iterations 2 --solvers pj --problems "
+          "--reference-iterations 20 --format json --save-problems " +
+          file);
+  ASSERT_EQ(saved.exit_code, 0) << saved.err;
+  const Result one =
+      run("bench " + file + " --problems --replay 1 --iterations 2 --solvers pj --format json");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const nlohmann::json j = nlohmann::json::parse(one.out);
+  EXPECT_EQ(j["scenes"][0]["problems_replayed"], 1);
+  EXPECT_EQ(j["rows"][0]["steps"], 1);
+  const std::string hash = j["rows"][0]["input_hash"];
+  const std::string prefix = tempPath("replay_conv");
+  const Result conv = run("bench " + file +
+                          " --convergence --step 4 --solvers pj --iterations 2 --no-plot "
+                          "--output " +
+                          prefix);
+  ASSERT_EQ(conv.exit_code, 0) << conv.err;
+  EXPECT_TRUE(contains(conv.out, "input hash " + hash)) << conv.out << " vs " << hash;
+  // More than recorded keeps all of them, in order: the full run's hash.
+  const Result all =
+      run("bench " + file + " --problems --replay 9 --iterations 2 --solvers pj --format json");
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_EQ(nlohmann::json::parse(all.out)["rows"][0]["input_hash"],
+            nlohmann::json::parse(saved.out)["rows"][0]["input_hash"]);
+  std::remove(file.c_str());
+  std::remove((prefix + ".csv").c_str());
+}
+
 struct ConvergenceRows {
   std::map<std::string, int> judge_rows, own_rows;  // per solver
   bool monotone = true;
@@ -449,6 +520,14 @@ TEST(BenchCli, BadInputIsExitTwoWithAMessageNamingTheOption) {
       {"bench --scaling --iterations 30,60", "--scaling takes a single iteration count"},
       {"bench --scaling --iterations 0", "--iterations: expected"},
       {"bench --scaling --output /nonexistent/dir/s", "--output: cannot write"},
+      {"bench --scaling --paper-table", "--scaling measures SubADMM alone"},
+      {"bench --paper-table granular", "--paper-table runs the paper's scenes"},
+      {"bench --paper-table --iterations 30", "--paper-table fixes the scenes"},
+      {"bench --paper-table --convergence", "--paper-table fixes the scenes"},
+      {"bench --paper-table --penetration-limit 0.01", "--paper-table fixes the scenes"},
+      {"bench --paper-table --solvers nosuch", "--solvers: unknown solver 'nosuch'"},
+      {"bench --paper-table --replay 0", "--replay"},
+      {"bench granular --replay 3", "--replay applies only with --problems"},
   };
   for (const auto& [args, message] : cases) {
     const Result r = run(args);
