@@ -21,6 +21,7 @@ struct RunOptions {
   std::optional<double> beta_scale;
   std::optional<double> relaxation;
   bool fixed_beta = false;
+  std::optional<int> anderson;
   std::string subadmm_factorization = "per-body";  // per-body | dense
   std::string record;
   bool json = false;

@@ -44,6 +44,10 @@ int main(int argc, char** argv) {
       ->add_option("--relaxation", run.relaxation,
                    "SubADMM: ADMM over-relaxation in (0, 2) (default 1.5; 1 = plain)")
       ->check(CLI::Range(1e-6, 2.0 - 1e-6));
+  run_cmd
+      ->add_option("--anderson", run.anderson,
+                   "SubADMM: Anderson acceleration window 1..8 (default 0: off; not in the papers)")
+      ->check(CLI::Range(0, 8));
   run_cmd->add_flag("--fixed-beta", run.fixed_beta,
                     "SubADMM: keep the penalty fixed (no residual balancing)");
   run_cmd

@@ -86,6 +86,7 @@ int runSimulation(const RunOptions& o) {
   if (o.beta_scale) ws.solver_settings.beta_scale = *o.beta_scale;
   if (o.relaxation) ws.solver_settings.relaxation = *o.relaxation;
   if (o.fixed_beta) ws.solver_settings.adaptive_beta = false;
+  if (o.anderson) ws.solver_settings.anderson_window = *o.anderson;
   if (o.subadmm_factorization == "dense")
     ws.solver_settings.subadmm_factorization = SolverSettings::SubadmmFactorization::Dense;
   std::unique_ptr<World> world;

@@ -105,7 +105,8 @@ TEST(Cli, BadCommandLineValuesAreBadInput) {
         "run granular --threads 0", "run granular --iterations -3", "run granular --tolerance -1",
         "run granular --steps many", "run granular --solver nosuch", "run", "frobnicate",
         "run granular --beta-scale 0", "run granular --relaxation 2",
-        "run granular --relaxation -1", "run granular --json extra"}) {
+        "run granular --relaxation -1", "run granular --json extra", "run granular --anderson 9",
+        "run granular --anderson -1"}) {
     const Result r = run(args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
     EXPECT_FALSE(r.err.empty()) << args;

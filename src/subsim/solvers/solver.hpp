@@ -57,6 +57,9 @@ struct SolverSettings {
   /// block and takes a dense Cholesky.  Other subsystems are unaffected.
   enum class SubadmmFactorization { PerBody, Dense };
   SubadmmFactorization subadmm_factorization = SubadmmFactorization::PerBody;
+  /// SubADMM: Anderson acceleration of the (z, lambda) fixed-point iteration with this window
+  /// (solvers/anderson_acceleration.hpp; 0: off, at most 8).  Not in the papers.
+  int anderson_window = 0;
   /// Called at the start of every iteration with its index (instrumentation and tests; it must
   /// not allocate if the no-allocation guarantee is to hold).
   std::function<void(int)> on_iteration;

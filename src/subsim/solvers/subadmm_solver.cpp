@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "subsim/problem/constraint_operator.hpp"
 #include "subsim/solvers/dense_kernels.hpp"
@@ -149,6 +150,51 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
     per_body_.disableAll(ns);
   compact_.prepare(p, threads);
   sparse_.resize(ns);
+  beta_changed_.assign(ns, 0);
+  if (settings.anderson_window > 0) {
+    const int n = zrows + p.numRows();
+    if (static_cast<int>(aa_x_.size()) != n) {
+      aa_x_.resize(n);
+      aa_g_.resize(n);
+    }
+    anderson_.resize(n, settings.anderson_window);
+  }
+}
+
+void SubadmmSolver::andersonWeights(const StepProblem& p) {
+  // The ADMM metric: beta_i ||z_ij||^2 per attachment row and ||lambda_j||^2 / beta_j per
+  // constraint row, with 1 / beta_j = sum_i 1 / beta_i over its attachments (the z-step's w).
+  double* w = anderson_.weights();
+  const int zrows = static_cast<int>(z_.size());
+  for (int j = 0; j < p.numConstraints(); ++j) {
+    const Constraint& c = p.constraints[j];
+    double inv = 0.0;
+    for (int q = 0; q < c.num_attachments; ++q) {
+      const int a = c.first_attachment + q;
+      const int i = p.attachments[a].subsystem;
+      inv += inv_beta_[i];
+      for (int k = 0; k < c.rows; ++k) w[att_z_offset_[a] + k] = beta_[i];
+    }
+    const double wl = inv > 0.0 ? 1.0 / inv : 0.0;
+    for (int k = 0; k < c.rows; ++k) w[zrows + c.row_offset + k] = wl;
+  }
+}
+
+void SubadmmSolver::andersonStep(const StepProblem& p, double* lambda) {
+  // Runs in one thread.  A penalty change changes the map: the history is dropped.
+  if (std::find(beta_changed_.begin(), beta_changed_.end(), 1) != beta_changed_.end()) {
+    std::fill(beta_changed_.begin(), beta_changed_.end(), 0);
+    andersonWeights(p);
+    anderson_.reset();
+  }
+  const int zrows = static_cast<int>(z_.size());
+  std::copy(z_.begin(), z_.end(), aa_g_.begin());
+  std::copy_n(lambda, p.numRows(), aa_g_.begin() + zrows);
+  const double f2 = anderson_.step(aa_x_.data(), aa_g_.data(), aa_last_f2_);
+  aa_last_f2_ = f2;
+  std::copy_n(aa_g_.begin(), zrows, z_.begin());
+  std::copy_n(aa_g_.begin() + zrows, p.numRows(), lambda);
+  aa_x_.swap(aa_g_);
 }
 
 void SubadmmSolver::initialPenalty(const StepProblem& p, const SolverSettings& settings, int i) {
@@ -340,6 +386,7 @@ void SubadmmSolver::scalePenalty(const StepProblem& p, int i, double factor) {
   if (factor == 1.0) return;
   beta_[i] *= factor;
   inv_beta_[i] = 1.0 / beta_[i];
+  beta_changed_[i] = 1;
   factorize(p, i);
 }
 
@@ -374,6 +421,7 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
   const bool use_theta = settings.subadmm_residual == SolverSettings::SubadmmResidual::IcraTheta;
   const int max_it = beginStats(st, use_theta ? "theta (22)" : "primal+dual (42)", settings);
   const bool adaptive = settings.adaptive_beta;
+  const bool anderson = settings.anderson_window > 0;
   double* vhat = sol.vhat.data();
   double* lambda = sol.lambda.data();
 
@@ -407,6 +455,15 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
         multiplyJ(p, a, vhat + p.subsystems[at.subsystem].dof_offset, z);
         for (int k = 0; k < c.rows; ++k)
           y_[att_z_offset_[a] + k] = beta_[at.subsystem] * z[k] - lambda[c.row_offset + k];
+      }
+    }
+    if (anderson) {
+#pragma omp single
+      {
+        andersonWeights(p);
+        std::copy(z_.begin(), z_.end(), aa_x_.begin());
+        std::copy_n(lambda, p.numRows(), aa_x_.begin() + z_.size());
+        aa_last_f2_ = std::numeric_limits<double>::infinity();
       }
     }
     for (int l = 0; l < max_it; ++l) {
@@ -448,6 +505,11 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
         }
       }
       if (stop) break;
+      // The last iterate stays G's own: lambda in its sets, vhat from the last v-step.
+      if (anderson && !last) {
+#pragma omp single
+        andersonStep(p, lambda);
+      }
     }
   }
   finishStats(st, iterations, residual, settings, t0);

@@ -45,6 +45,7 @@
 // All buffers are sized in prepare(); the iteration loop performs no heap allocation.
 #include <vector>
 
+#include "subsim/solvers/anderson_acceleration.hpp"
 #include "subsim/solvers/compact_jacobian.hpp"
 #include "subsim/solvers/per_body_factorization.hpp"
 #include "subsim/solvers/solver.hpp"
@@ -118,7 +119,14 @@ class SubadmmSolver final : public Solver {
   // Per-constraint and per-subsystem residual partials, reduced in a fixed order.
   std::vector<double> primal_part_, theta_part_, dual_part_;
   std::vector<double> dlambda_;  // ||lambda^{l+1} - lambda^l|| per constraint
-  double relax_ = 1.0;           // over-relaxation of the current solve
+  // Anderson acceleration (SolverSettings::anderson_window): x = (z, lambda) packed.
+  void andersonWeights(const StepProblem& problem);
+  void andersonStep(const StepProblem& problem, double* lambda);
+  AndersonAcceleration anderson_;
+  std::vector<double> aa_x_, aa_g_;
+  std::vector<char> beta_changed_;  // per subsystem, since the last Anderson step
+  double aa_last_f2_ = 0.0;
+  double relax_ = 1.0;  // over-relaxation of the current solve
 };
 
 }  // namespace subsim
