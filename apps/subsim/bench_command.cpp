@@ -541,7 +541,7 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
       if (l >= 0 && l < n) starts[static_cast<size_t>(l)] = Clock::now();
       ++stamps;
     };
-    std::vector<double> finished_ms(static_cast<size_t>(n));
+    DoubleBuffer finished_ms(static_cast<size_t>(n));
     {
       std::unique_ptr<Solver> s = makeSolver(name);
       StepSolution solution = warm_start;
@@ -560,7 +560,7 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
                    "cumulative_ms is each k-iteration run's own solve time\n";
 
     // The solver's own residual, from an n-iteration run that records it.
-    std::vector<double> history;
+    DoubleBuffer history;
     const char* own_name = "";
     {
       SolverSettings recorded = settings;

@@ -42,7 +42,7 @@ struct RunFigures {
   int steps_completed = 0;
   long iterations_sum = 0;
   long contacts_sum = 0;
-  std::vector<double> solver_ms, step_ms;
+  DoubleBuffer solver_ms, step_ms;
   double accuracy_sum = 0.0, accuracy_fb_sum = 0.0;
   int steps_with_constraints = 0, steps_with_contacts = 0;
   double bilateral_max = 0.0, dynamics_max = 0.0, penetration_max = 0.0;
@@ -50,10 +50,10 @@ struct RunFigures {
   std::string divergence;
 };
 
-double mean(const std::vector<double>& v) {
+double mean(const DoubleBuffer& v) {
   return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
 }
-double median(std::vector<double> v) {
+double median(DoubleBuffer v) {
   if (v.empty()) return 0.0;
   std::sort(v.begin(), v.end());
   const size_t n = v.size();

@@ -43,7 +43,7 @@ struct LinearFit {
   double intercept = 0.0, slope = 0.0, r2 = 0.0;
 };
 
-LinearFit fitLine(const std::vector<double>& x, const std::vector<double>& y) {
+LinearFit fitLine(const DoubleBuffer& x, const DoubleBuffer& y) {
   const double n = static_cast<double>(x.size());
   double mx = 0.0, my = 0.0;
   for (size_t i = 0; i < x.size(); ++i) {
@@ -120,7 +120,7 @@ int runScalingBench(const BenchOptions& o, int iterations) {
     report << "\n| " << sweep.scene << " " << sweep.parameter
            << " | DOF | subsystems | solver ms/step | fit ms |\n|---|---|---|---|---|\n";
     std::vector<Point> points;
-    std::vector<double> x, y;
+    DoubleBuffer x, y;
     for (int size : sweep.sizes) {
       points.push_back(runPoint(sweep, size, o, iterations));
       const Point& p = points.back();

@@ -62,13 +62,13 @@ const std::vector<RecordedProblem>& mixedProblems() {
   return problems;
 }
 
-std::vector<std::uint64_t> bits(const std::vector<double>& v) {
+std::vector<std::uint64_t> bits(const subsim::DoubleBuffer& v) {
   std::vector<std::uint64_t> out;
   for (double x : v) out.push_back(std::bit_cast<std::uint64_t>(x));
   return out;
 }
 std::vector<std::uint64_t> bits(const VecX& v) {
-  return bits(std::vector<double>(v.data(), v.data() + v.size()));
+  return bits(subsim::DoubleBuffer(v.data(), v.data() + v.size()));
 }
 
 // Field by field rather than through the hash, so that the hash is tested independently.
@@ -177,7 +177,7 @@ TEST(ProblemFile, RoundTripKeepsARobotsTreeStructure) {
   EXPECT_NE(problemHash(other), problemHash(p));
 
   // A tree index out of range is an error naming it, not a crash.
-  std::vector<double> bodies;
+  subsim::DoubleBuffer bodies;
   for (const TreeBody& b : p.tree_bodies)
     bodies.insert(bodies.end(), {double(b.subsystem), double(b.deepest_dof), double(b.j_offset)});
   bodies[2] = 1e8;  // j_offset of body 0
@@ -247,7 +247,7 @@ TEST(ProblemHash, EqualForCopiesAndChangedByOneUlpInEveryField) {
     expectProblemHashChanges(p, "dt", [](StepProblem& q) { q.dt = nextUp(q.dt); });
     const struct {
       const char* name;
-      std::vector<double> StepProblem::*member;
+      subsim::DoubleBuffer StepProblem::*member;
     } arrays[] = {{"a_data", &StepProblem::a_data},
                   {"b", &StepProblem::b},
                   {"jacobian_data", &StepProblem::jacobian_data},
@@ -366,13 +366,13 @@ class CorruptProblemFile : public ::testing::Test {
     ASSERT_EQ(readProblemFile(file_.path).problems.size(), 2u);
   }
   const StepProblem& problem() const { return problems_[1].problem; }
-  static std::vector<double> ints(const std::vector<int>& v) { return {v.begin(), v.end()}; }
-  std::vector<double> rowOffsets() const {
+  static subsim::DoubleBuffer ints(const std::vector<int>& v) { return {v.begin(), v.end()}; }
+  subsim::DoubleBuffer rowOffsets() const {
     std::vector<int> v;
     for (const Constraint& c : problem().constraints) v.push_back(c.row_offset);
     return ints(v);
   }
-  void rewrite(const std::string& name, const std::vector<double>& values, std::size_t cols = 0,
+  void rewrite(const std::string& name, const subsim::DoubleBuffer& values, std::size_t cols = 0,
                bool integers = false) {
     detail::rewriteDatasetForTesting(file_.path, std::string(kGroup) + name, values, cols,
                                      integers);
@@ -458,7 +458,7 @@ TEST_F(CorruptProblemFile, MissingDtAttribute) {
 }
 
 TEST_F(CorruptProblemFile, DatasetOfWrongLength) {
-  std::vector<double> mu;
+  subsim::DoubleBuffer mu;
   for (const Constraint& c : problem().constraints) mu.push_back(c.mu);
   mu.pop_back();
   rewrite("constraint_mu", mu);
@@ -466,7 +466,7 @@ TEST_F(CorruptProblemFile, DatasetOfWrongLength) {
 }
 
 TEST_F(CorruptProblemFile, SoftRowsOfWrongLength) {
-  std::vector<double> soft_c = problem().soft_c;
+  subsim::DoubleBuffer soft_c = problem().soft_c;
   soft_c.push_back(0.0);
   rewrite("soft_c", soft_c);
   expectReadError(file_.path, {file_.path, std::string(kGroup) + "soft_c"});
@@ -479,7 +479,7 @@ TEST_F(CorruptProblemFile, DatasetOfWrongType) {
 }
 
 TEST_F(CorruptProblemFile, DatasetOfWrongShape) {
-  std::vector<double> subsystems;
+  subsim::DoubleBuffer subsystems;
   for (const Subsystem& s : problem().subsystems)
     subsystems.insert(subsystems.end(), {double(s.dof), double(s.dof_offset), double(s.a_offset)});
   rewrite("subsystems", subsystems, 0, true);  // 1-D instead of n x 3
@@ -487,14 +487,14 @@ TEST_F(CorruptProblemFile, DatasetOfWrongShape) {
 }
 
 TEST_F(CorruptProblemFile, RowOffsetOutOfRange) {
-  std::vector<double> offsets = rowOffsets();
+  subsim::DoubleBuffer offsets = rowOffsets();
   offsets.back() = problem().numRows();
   rewrite("constraint_row_offset", offsets, 0, true);
   expectReadError(file_.path, {file_.path, std::string(kGroup) + "constraint_row_offset"});
 }
 
 TEST_F(CorruptProblemFile, NegativeRowOffset) {
-  std::vector<double> offsets = rowOffsets();
+  subsim::DoubleBuffer offsets = rowOffsets();
   offsets.front() = -3;
   rewrite("constraint_row_offset", offsets, 0, true);
   expectReadError(file_.path, {file_.path, std::string(kGroup) + "constraint_row_offset"});
@@ -538,27 +538,27 @@ TEST_F(CorruptProblemFile, SubsystemBeyondAData) {
 }
 
 TEST_F(CorruptProblemFile, NanInB) {
-  std::vector<double> b = problem().b;
+  subsim::DoubleBuffer b = problem().b;
   b[b.size() / 2] = std::numeric_limits<double>::quiet_NaN();
   rewrite("b", b);
   expectReadError(file_.path, {file_.path, std::string(kGroup) + "b", "not finite"});
 }
 
 TEST_F(CorruptProblemFile, InfinityInSoftK) {
-  std::vector<double> soft_k = problem().soft_k;
+  subsim::DoubleBuffer soft_k = problem().soft_k;
   soft_k.back() = std::numeric_limits<double>::infinity();
   rewrite("soft_k", soft_k);
   expectReadError(file_.path, {file_.path, std::string(kGroup) + "soft_k", "not finite"});
 }
 
 TEST_F(CorruptProblemFile, WarmStartOfWrongSize) {
-  rewrite("warm_start_lambda", std::vector<double>(problem().e.size() + 1, 0.0));
+  rewrite("warm_start_lambda", subsim::DoubleBuffer(problem().e.size() + 1, 0.0));
   expectReadError(file_.path, {file_.path, std::string(kGroup) + "warm_start_lambda"});
 }
 
 TEST_F(CorruptProblemFile, CheckFailureNamesTheProblem) {
   // Bounds and values all valid, but A no longer symmetric: only StepProblem::check() sees it.
-  std::vector<double> a_data = problem().a_data;
+  subsim::DoubleBuffer a_data = problem().a_data;
   ASSERT_GE(problem().subsystems.front().dof, 2);
   a_data[1] += 1.0;  // A_0(1, 0) of the first subsystem, not mirrored in A_0(0, 1)
   rewrite("a_data", a_data);

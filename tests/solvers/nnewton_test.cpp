@@ -126,7 +126,7 @@ TEST(Nnewton, ConvergesQuadraticallyOnASingleContact) {
   World w = worldAfter("sphere", 30, 200);
   const StepProblem& p = w.lastProblem();
   const StepSolution sol = solveNnewton(p, 12, 0.0, true);
-  const std::vector<double>& h = sol.stats.residual_history;
+  const subsim::DoubleBuffer& h = sol.stats.residual_history;
   ASSERT_EQ(h.size(), 12u);
   std::printf("[ info ] sphere residual history:");
   for (const double r : h) std::printf(" %.2e", r);
@@ -153,7 +153,7 @@ TEST(Nnewton, GranularResidualDropsByOrdersOfMagnitude) {
   World w = worldAfter("granular:spheres=27", 40, 200);
   const StepProblem& p = w.lastProblem();
   const StepSolution sol = solveNnewton(p, 20, 0.0, true);
-  const std::vector<double>& h = sol.stats.residual_history;
+  const subsim::DoubleBuffer& h = sol.stats.residual_history;
   ASSERT_EQ(h.size(), 20u);
   EXPECT_EQ(sol.stats.iterations, 20);
   EXPECT_FALSE(sol.stats.converged);

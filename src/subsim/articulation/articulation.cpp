@@ -55,7 +55,7 @@ void Articulation::finalize() {
   };
 
   std::unordered_map<std::string, int> seen;
-  std::vector<double> subtree_mass(links.size(), 0.0);
+  DoubleBuffer subtree_mass(links.size(), 0.0);
   int floating_count = 0;
   for (int i = 0; i < n; ++i) {
     const ArticulationLink& l = links[i];

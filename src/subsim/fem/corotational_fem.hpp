@@ -115,7 +115,7 @@ class CorotationalFemModel {
   std::vector<std::array<int, 4>> tets_;
   VecX rest_;
   VecX mass_;
-  std::vector<double> volume_;
+  DoubleBuffer volume_;
   std::vector<Mat3> dm_inv_;
   std::vector<Mat12> k0_;
 };

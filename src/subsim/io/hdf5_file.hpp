@@ -11,10 +11,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "subsim/math/types.hpp"
+
 namespace subsim::hdf5 {
+
+/// What a dataset of T is read into: doubles into aligned storage (math/types.hpp DoubleBuffer).
+template <class T>
+using Hdf5Array = std::conditional_t<std::is_same_v<T, double>, DoubleBuffer, std::vector<T>>;
 
 // Owns one HDF5 identifier, so that every early return and exception closes what was opened
 // (a leaked identifier keeps the file open and its last writes unflushed).
@@ -202,9 +209,9 @@ class FileReader {
   /// All `count` values of dataset `set` as T, row-major.  A failed read fails with "dataset
   /// <full> cannot be read<read_as>: <HDF5's reason>".
   template <typename T>
-  std::vector<T> readValues(hid_t set, const std::string& full, std::size_t count,
-                            const char* read_as) const {
-    std::vector<T> data(count);
+  Hdf5Array<T> readValues(hid_t set, const std::string& full, std::size_t count,
+                          const char* read_as) const {
+    Hdf5Array<T> data(count);
     // Zero-row datasets hold nothing to read (and H5Dread rejects a null buffer).
     if (!data.empty() &&
         H5Dread(set, Hdf5Type<T>::memory(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)

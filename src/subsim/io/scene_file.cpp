@@ -224,11 +224,11 @@ class Reader {
   }
 
   /// A list of exactly `count` numbers.
-  std::vector<double> numbers(const Node& n, const std::string& path, std::size_t count,
-                              const std::string& what, const std::string& element_what,
-                              Range range = Range::Any) const {
+  DoubleBuffer numbers(const Node& n, const std::string& path, std::size_t count,
+                       const std::string& what, const std::string& element_what,
+                       Range range = Range::Any) const {
     if (!n.IsSequence() || n.size() != count) expected(path, what, n);
-    std::vector<double> values(count);
+    DoubleBuffer values(count);
     for (std::size_t i = 0; i < count; ++i)
       values[i] = number(n[i], indexPath(path, i), element_what, range);
     return values;
@@ -239,13 +239,13 @@ class Reader {
     const std::string element = rangeWord(range) + "number" + (unit.empty() ? "" : " in " + unit);
     const std::string what = "a list of three " + rangeWord(range) + "numbers [x, y, z]" +
                              (unit.empty() ? "" : " in " + unit);
-    const std::vector<double> v = numbers(n, path, 3, what, "a " + element, range);
+    const DoubleBuffer v = numbers(n, path, 3, what, "a " + element, range);
     return Vec3(v[0], v[1], v[2]);
   }
 
   Quat quaternion(const Node& n, const std::string& path) const {
     const std::string what = "a unit quaternion [w, x, y, z]";
-    const std::vector<double> v = numbers(n, path, 4, what, "a number (quaternion component)");
+    const DoubleBuffer v = numbers(n, path, 4, what, "a number (quaternion component)");
     const Quat q(v[0], v[1], v[2], v[3]);
     const double norm = q.norm();
     if (!(std::abs(norm - 1.0) <= kUnitQuaternionTolerance)) {
@@ -602,9 +602,8 @@ class SceneParser {
     Mat3 inertia = Mat3::Zero();
     if (n[0].IsSequence()) {
       for (std::size_t row = 0; row < 3; ++row) {
-        const std::vector<double> v =
-            r_.numbers(n[row], indexPath(path, row), 3, "a row of three numbers in kg m^2",
-                       "a number in kg m^2");
+        const DoubleBuffer v = r_.numbers(n[row], indexPath(path, row), 3,
+                                          "a row of three numbers in kg m^2", "a number in kg m^2");
         for (std::size_t col = 0; col < 3; ++col)
           inertia(static_cast<Eigen::Index>(row), static_cast<Eigen::Index>(col)) = v[col];
       }
@@ -614,7 +613,7 @@ class SceneParser {
       if (!(eig.eigenvalues().minCoeff() > 0.0))
         r_.fail(path, "expected a positive definite inertia matrix in kg m^2", &n);
     } else {
-      const std::vector<double> v =
+      const DoubleBuffer v =
           r_.numbers(n, path, 3, what, "a positive number in kg m^2", Range::Positive);
       inertia = Vec3(v[0], v[1], v[2]).asDiagonal();
     }
@@ -670,7 +669,7 @@ class SceneParser {
             Range range = Range::Any) const {
     const std::string list_what = "a list of " + std::to_string(count) + " " + what + " (one per " +
                                   coordinate + " coordinate of the robot)";
-    const std::vector<double> v =
+    const DoubleBuffer v =
         r_.numbers(n, path, static_cast<std::size_t>(count), list_what, element_what, range);
     return Eigen::Map<const VecX>(v.data(), count);
   }
@@ -881,8 +880,7 @@ class SceneParser {
     joint.name = name;
     if (const Node* n = f.get("limits")) {
       const std::string limits_what = "a list [lower, upper] of hinge angles in rad";
-      const std::vector<double> v =
-          r_.numbers(*n, f.at("limits"), 2, limits_what, "an angle in rad");
+      const DoubleBuffer v = r_.numbers(*n, f.at("limits"), 2, limits_what, "an angle in rad");
       if (!(v[0] <= v[1]))
         r_.fail(
             f.at("limits"),

@@ -25,7 +25,7 @@ class Fnv1a64 {
   void add(double value) { add(std::bit_cast<std::uint64_t>(value)); }
   // The length first: without it [1, 2] + [3] and [1] + [2, 3] would hash alike.
   void addSize(std::size_t size) { add(static_cast<std::uint64_t>(size)); }
-  void add(const std::vector<double>& values) {
+  void add(const DoubleBuffer& values) {
     addSize(values.size());
     for (double v : values) add(v);
   }

@@ -22,7 +22,7 @@ void splitDeformable(DeformableBody& body) {
   }
   int axis = 0;
   (upper - lower).maxCoeff(&axis);
-  std::vector<double> key(nt);
+  DoubleBuffer key(nt);
   for (int t = 0; t < nt; ++t) {
     double c = 0.0;
     for (int n : mesh.tets[t]) c += mesh.nodes[n][axis];

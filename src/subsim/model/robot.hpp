@@ -19,7 +19,7 @@ namespace subsim {
 /// Joint position targets, piecewise linear in time between knots (held before the first and
 /// after the last knot); the target velocity is the slope of the current segment (0 outside).
 struct JointTrajectory {
-  std::vector<double> times;    // s, strictly increasing
+  DoubleBuffer times;           // s, strictly increasing
   std::vector<VecX> positions;  // one nq-size configuration per knot (floating parts ignored)
 
   bool empty() const { return times.empty(); }

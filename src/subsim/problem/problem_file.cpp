@@ -118,7 +118,7 @@ std::optional<Defect> layoutDefect(const StepProblem& p, const StepSolution& war
                                 std::to_string(p.e.size()) + " rows of e"};
   const struct {
     const char* object;
-    const std::vector<double>& values;
+    const DoubleBuffer& values;
   } arrays[] = {{"a_data", p.a_data}, {"b", p.b},           {"jacobian_data", p.jacobian_data},
                 {"e", p.e},           {"soft_k", p.soft_k}, {"soft_c", p.soft_c}};
   for (const auto& array : arrays)
@@ -144,9 +144,8 @@ std::optional<Defect> layoutDefect(const StepProblem& p, const StepSolution& war
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-template <typename T>
-void writeVector(hid_t group, const char* name, const std::vector<T>& v,
-                 const std::string& context) {
+template <typename Vector>
+void writeVector(hid_t group, const char* name, const Vector& v, const std::string& context) {
   writeArray(group, name, v.data(), v.size(), 0, context);
 }
 
@@ -189,7 +188,7 @@ void writeProblem(hid_t g, const RecordedProblem& recorded, const std::string& c
 
   const std::size_t nc = p.constraints.size();
   std::vector<int> type(nc), rows(nc), row_offset(nc), first_attachment(nc), num_attachments(nc);
-  std::vector<double> mu(nc);
+  DoubleBuffer mu(nc);
   std::vector<std::uint64_t> key(nc);
   for (std::size_t j = 0; j < nc; ++j) {
     const Constraint& c = p.constraints[j];
@@ -344,8 +343,8 @@ class Reader : FileReader {
   /// T needs to come back unchanged: 64-bit floats for double, any integer for int (offsets and
   /// counts are range-checked afterwards), unsigned 64-bit integers for std::uint64_t.
   template <typename T>
-  std::vector<T> readArray(hid_t group, const char* name, const std::string& full, std::size_t rows,
-                           bool any_rows, std::size_t cols) const {
+  hdf5::Hdf5Array<T> readArray(hid_t group, const char* name, const std::string& full,
+                               std::size_t rows, bool any_rows, std::size_t cols) const {
     Handle set = openDataset(group, name, full);
     Handle type = checked(H5Dget_type(set.get()), H5Tclose, prefix(), full);
     const H5T_class_t cls = H5Tget_class(type.get());
@@ -371,13 +370,13 @@ class Reader : FileReader {
   }
 
   template <typename T>
-  std::vector<T> readAny(hid_t g, const std::string& where, const char* name,
-                         std::size_t cols = 0) const {
+  hdf5::Hdf5Array<T> readAny(hid_t g, const std::string& where, const char* name,
+                             std::size_t cols = 0) const {
     return readArray<T>(g, name, where + name, 0, true, cols);
   }
   template <typename T>
-  std::vector<T> readSized(hid_t g, const std::string& where, const char* name,
-                           std::size_t rows) const {
+  hdf5::Hdf5Array<T> readSized(hid_t g, const std::string& where, const char* name,
+                               std::size_t rows) const {
     return readArray<T>(g, name, where + name, rows, false, 0);
   }
 
@@ -423,7 +422,7 @@ class Reader : FileReader {
     const std::vector<int> row_offset = readSized<int>(g, where, "constraint_row_offset", nc);
     const std::vector<int> first = readSized<int>(g, where, "constraint_first_attachment", nc);
     const std::vector<int> num = readSized<int>(g, where, "constraint_num_attachments", nc);
-    const std::vector<double> mu = readSized<double>(g, where, "constraint_mu", nc);
+    const DoubleBuffer mu = readSized<double>(g, where, "constraint_mu", nc);
     const std::vector<std::uint64_t> key = readSized<std::uint64_t>(g, where, "constraint_key", nc);
     p.constraints.resize(nc);
     for (std::size_t j = 0; j < nc; ++j) {
@@ -458,8 +457,8 @@ class Reader : FileReader {
     if (H5Lexists(g, "dof_parent", H5P_DEFAULT) > 0) readTreeStructure(g, where, p);
 
     // The warm start's sizes (empty or fitting) are checked with the rest of the layout.
-    const std::vector<double> vhat = readAny<double>(g, where, "warm_start_vhat");
-    const std::vector<double> lambda = readAny<double>(g, where, "warm_start_lambda");
+    const DoubleBuffer vhat = readAny<double>(g, where, "warm_start_vhat");
+    const DoubleBuffer lambda = readAny<double>(g, where, "warm_start_lambda");
     r.warm_start.vhat = Eigen::Map<const VecX>(vhat.data(), static_cast<Eigen::Index>(vhat.size()));
     r.warm_start.lambda =
         Eigen::Map<const VecX>(lambda.data(), static_cast<Eigen::Index>(lambda.size()));
@@ -487,7 +486,7 @@ Handle openForTesting(const std::string& path, const std::string& context) {
 }  // namespace
 
 void rewriteDatasetForTesting(const std::string& path, const std::string& object,
-                              const std::vector<double>& values, std::size_t cols, bool integers) {
+                              const DoubleBuffer& values, std::size_t cols, bool integers) {
   const std::string context = "rewriteDatasetForTesting('" + path + "', '" + object + "'): ";
   Handle file = openForTesting(path, context);
   if (H5Lexists(file.get(), object.c_str(), H5P_DEFAULT) > 0)

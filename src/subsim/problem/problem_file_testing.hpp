@@ -12,7 +12,7 @@ namespace subsim::detail {
 /// holding `values`: 1-D when cols == 0, else values.size() / cols rows of `cols`; stored as
 /// 64-bit floats, or as 32-bit ints when `integers` (values are then truncated).
 void rewriteDatasetForTesting(const std::string& path, const std::string& object,
-                              const std::vector<double>& values, std::size_t cols, bool integers);
+                              const DoubleBuffer& values, std::size_t cols, bool integers);
 
 /// Removes the link `object` (a group or dataset, absolute path).
 void removeObjectForTesting(const std::string& path, const std::string& object);

@@ -79,19 +79,19 @@ using TwistRows = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor, 6, 6
 struct StepProblem {
   double dt = 0.0;
   std::vector<Subsystem> subsystems;
-  std::vector<double> a_data;  // all A_i blocks
-  std::vector<double> b;       // stacked b_i, length numDof()
+  DoubleBuffer a_data;  // all A_i blocks
+  DoubleBuffer b;       // stacked b_i, length numDof()
   std::vector<Constraint> constraints;
   std::vector<Attachment> attachments;  // contiguous per constraint
-  std::vector<double> jacobian_data;
-  std::vector<double> e;       // per row: the constraint error term of J vhat + e
-  std::vector<double> soft_k;  // per row, soft rows only (N s per m of e, already times h)
-  std::vector<double> soft_c;  // per row, soft rows only (N s per m/s of J vhat)
+  DoubleBuffer jacobian_data;
+  DoubleBuffer e;       // per row: the constraint error term of J vhat + e
+  DoubleBuffer soft_k;  // per row, soft rows only (N s per m of e, already times h)
+  DoubleBuffer soft_c;  // per row, soft rows only (N s per m/s of J vhat)
   // Optional tree structure (Subsystem::tree_offset, TreeBody, Attachment::body).
   std::vector<int> dof_parent;
   std::vector<TreeBody> tree_bodies;
-  std::vector<double> tree_body_jacobian_data;
-  std::vector<double> local_jacobian_data;
+  DoubleBuffer tree_body_jacobian_data;
+  DoubleBuffer local_jacobian_data;
 
   int numDof() const { return static_cast<int>(b.size()); }
   int numRows() const { return static_cast<int>(e.size()); }
@@ -150,7 +150,7 @@ struct SolveStats {
   const char* residual_name = "";
   bool converged = false;
   double solve_ms = 0.0;
-  std::vector<double> residual_history;  // filled only when SolverSettings::record_history
+  DoubleBuffer residual_history;  // filled only when SolverSettings::record_history
 };
 
 /// Solution of a StepProblem; on entry to a solver it also carries the warm start: lambda mapped

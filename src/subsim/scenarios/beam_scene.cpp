@@ -36,7 +36,7 @@ Model buildBeamScene(const ScenarioParams& params) {
 
   // Held at the rod's end, moved `travel` along the beam in `duration` (IK knots every 0.5 s);
   // the arm's shapes are in group 2, which the beam masks out (it does not touch what holds it).
-  std::vector<double> times;
+  DoubleBuffer times;
   for (int k = 0; k <= 6; ++k) times.push_back(duration * k / 6);
   const PandaOnPath panda = addPandaFollowingTip(
       m, "beam", Pose(), times,

@@ -17,9 +17,8 @@ std::vector<IkTarget> rodDownTargets(int tool, const Vec3& tip) {
 }
 
 PandaOnPath addPandaFollowingTip(Model& m, const std::string& scene, const Pose& base,
-                                 const std::vector<double>& times,
-                                 const std::function<Vec3(double)>& tip, double mu,
-                                 std::uint32_t group) {
+                                 const DoubleBuffer& times, const std::function<Vec3(double)>& tip,
+                                 double mu, std::uint32_t group) {
   UrdfRobot urdf = loadUrdfString(pandaUrdf(), "built-in panda.urdf");
   Robot panda;
   panda.name = "panda";

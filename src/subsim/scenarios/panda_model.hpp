@@ -36,8 +36,7 @@ struct PandaOnPath {
 /// friction mu in shape group `group`.  ScenarioError naming `scene`, the time and the shortfall
 /// when a knot is out of reach.
 PandaOnPath addPandaFollowingTip(Model& m, const std::string& scene, const Pose& base,
-                                 const std::vector<double>& times,
-                                 const std::function<Vec3(double)>& tip, double mu,
-                                 std::uint32_t group = 1);
+                                 const DoubleBuffer& times, const std::function<Vec3(double)>& tip,
+                                 double mu, std::uint32_t group = 1);
 
 }  // namespace subsim

@@ -31,7 +31,7 @@ Model buildStirScene(const ScenarioParams& params) {
   base.position = Vec3(-0.5 * box.inner - 0.42, 0.0, 0.0);
   const double knot_dt = 0.02;
   const int knots = static_cast<int>(std::ceil(duration / knot_dt)) + 1;
-  std::vector<double> times;
+  DoubleBuffer times;
   for (int k = 0; k < knots; ++k) times.push_back(k * knot_dt);
   try {
     addPandaFollowingTip(

@@ -23,8 +23,7 @@ struct Recorder::Impl {
   Handle file;
   Handle steps_group;
   // Reused across steps so that recording does not allocate once the contact count settles.
-  std::vector<double> position, orientation, contact_point, contact_normal, contact_impulse,
-      contact_gap;
+  DoubleBuffer position, orientation, contact_point, contact_normal, contact_impulse, contact_gap;
   std::vector<int> contact_bodies;
 };
 
@@ -231,8 +230,8 @@ class Reader : FileReader {
 
   /// Row-major contents of a rows x cols (cols == 0: 1-D) numeric dataset.
   template <typename T>
-  std::vector<T> readArray(hid_t group, const char* name, const std::string& full, hsize_t rows,
-                           hsize_t cols) const {
+  hdf5::Hdf5Array<T> readArray(hid_t group, const char* name, const std::string& full, hsize_t rows,
+                               hsize_t cols) const {
     hsize_t n = rows;
     Handle set = openDataset(group, name, full, n, false, cols, false);
     return readValues<T>(set.get(), full, n * (cols == 0 ? 1 : cols), " as numbers");
@@ -280,9 +279,8 @@ class Reader : FileReader {
     if (contacts < 0) fail("attribute " + where + "contacts is negative");
     const hsize_t nc = static_cast<hsize_t>(contacts);
 
-    const std::vector<double> position =
-        readArray<double>(g, "position", where + "position", nb, 3);
-    const std::vector<double> orientation =
+    const DoubleBuffer position = readArray<double>(g, "position", where + "position", nb, 3);
+    const DoubleBuffer orientation =
         readArray<double>(g, "orientation", where + "orientation", nb, 4);
     step.position.resize(nb);
     step.orientation.resize(nb);
@@ -293,7 +291,7 @@ class Reader : FileReader {
     }
 
     const auto vec3s = [&](const char* name) {
-      const std::vector<double> data = readArray<double>(g, name, where + name, nc, 3);
+      const DoubleBuffer data = readArray<double>(g, name, where + name, nc, 3);
       std::vector<Vec3> out(nc);
       for (hsize_t c = 0; c < nc; ++c) out[c] = Vec3(data[3 * c], data[3 * c + 1], data[3 * c + 2]);
       return out;

@@ -64,7 +64,7 @@ struct RecordedStep {
   std::vector<Vec3> position;
   std::vector<Quat> orientation;
   std::vector<Vec3> contact_point, contact_normal, contact_impulse;  // impulse [n, t1, t2] N s
-  std::vector<double> contact_gap;
+  DoubleBuffer contact_gap;
   std::vector<std::array<int, 2>> contact_bodies;  // body indices, -1 none
 };
 

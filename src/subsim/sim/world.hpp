@@ -107,7 +107,7 @@ class World {
   std::unique_ptr<Solver> solver_;
   std::unique_ptr<CollisionDetector> detector_;
   std::vector<std::pair<int, int>> joined_bodies_;  // sorted pairs that must not collide
-  std::vector<double> shape_extent_;                // farthest shape point from its body's centre
+  DoubleBuffer shape_extent_;                       // farthest shape point from its body's centre
   double penetration_limit_ = 0.0;
   std::vector<CollisionObject> objects_;
   std::vector<ContactPoint> contacts_;

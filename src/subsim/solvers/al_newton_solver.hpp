@@ -111,7 +111,7 @@ class AlNewtonSolver final : public Solver {
   // Workspace, sized per solve.
   VecX u_, shift_, v_, jv_, lambda_, r_, d_, jd_, ad_, trial_v_, trial_jv_, trial_lambda_, trial_r_,
       tmp_n_, tmp_m_, g_, hg_, hd_, inv_diag_a_, best_v_, best_lambda_;
-  std::vector<double> blocks_, trial_blocks_;  // D_i at v and at the line search's point
+  DoubleBuffer blocks_, trial_blocks_;  // D_i at v and at the line search's point
 };
 
 }  // namespace subsim

@@ -15,6 +15,8 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "subsim/math/types.hpp"
+
 namespace subsim {
 
 class AndersonAcceleration {
@@ -43,8 +45,8 @@ class AndersonAcceleration {
   int n_ = 0, m_ = 0;
   int count_ = 0, head_ = 0;  // ring buffer: the newest difference is in slot head_ - 1
   bool have_previous_ = false;
-  std::vector<double> weights_, f_, f_prev_, g_prev_;
-  std::vector<double> df_, dg_;  // m columns of n
+  DoubleBuffer weights_, f_, f_prev_, g_prev_;
+  DoubleBuffer df_, dg_;  // m columns of n
   using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxWindow, kMaxWindow>;
   using SmallVec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxWindow, 1>;
   Small gram_;  // df_i . df_j in the W norm, by slot

@@ -49,7 +49,7 @@ class CompactJacobian {
 
   std::vector<int> width_;  // -1: the block stays dense
   std::vector<int> cols_;
-  std::vector<double> vals_;
+  DoubleBuffer vals_;
 };
 
 }  // namespace subsim

@@ -98,7 +98,7 @@ class DelassusOperator {
   /// W_jk for the entry, rows_j x rows_k row-major.
   const double* neighbourBlock(int entry) const { return blocks_.data() + nb_offset_[entry]; }
   /// c (regularised on soft rows), per row.
-  const std::vector<double>& rhs() const { return c_; }
+  const DoubleBuffer& rhs() const { return c_; }
   /// D_r (see the header comment) and its inverse (0 for fixed or degenerate rows).
   double scale(int row) const { return d_[row]; }
   double inverseScale(int row) const { return inv_d_[row]; }
@@ -115,14 +115,14 @@ class DelassusOperator {
   std::vector<int> y_offset_, sub_y_offset_;
   CompactJacobian compact_;
   std::vector<int> pair_begin_, pair_offset_, block_of_;
-  std::vector<double> y_;  // Y_a = A_i^{-1} J_a^T per attachment, column-major dof x rows
+  DoubleBuffer y_;  // Y_a = A_i^{-1} J_a^T per attachment, column-major dof x rows
   std::vector<int> diag_offset_;
   std::vector<int> nb_begin_, nb_constraint_, nb_offset_;
   std::vector<int> mark_;
-  std::vector<double> blocks_;
-  std::vector<double> c_, d_, inv_d_, fixed_value_;
+  DoubleBuffer blocks_;
+  DoubleBuffer c_, d_, inv_d_, fixed_value_;
   std::vector<unsigned char> fixed_;
-  std::vector<double> free_v_;  // A^{-1} b per DOF
+  DoubleBuffer free_v_;  // A^{-1} b per DOF
 };
 
 }  // namespace subsim

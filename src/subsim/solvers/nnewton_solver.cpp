@@ -353,7 +353,7 @@ void NnewtonSolver::solve(const StepProblem& p, const SolverSettings& settings, 
   double* lambda = sol.lambda.data();
   for (int r = 0; r < m; ++r)
     if (w_.fixedRow(r)) lambda[r] = w_.fixedValue(r);
-  const std::vector<double>& c = w_.rhs();
+  const DoubleBuffer& c = w_.rhs();
   auto velocity = [&](const double* l, double* w) {
     multiplyW(l, w);
     for (int r = 0; r < m; ++r) w[r] += c[r];

@@ -111,11 +111,11 @@ class NnewtonSolver final : public Solver {
   DelassusOperator w_;
   const StepProblem* p_ = nullptr;
   std::vector<int> block_offset_;  // per constraint, into B_, C_, M_ (rows^2 each)
-  std::vector<double> B_, C_, M_;  // dPhi/dw, dPhi/dlambda, inverse of (B W + C)_jj
-  std::vector<double> s_;          // per row D_r (1 where W_rr = 0)
-  std::vector<double> grad_, vel_, phi_, step_, wstep_, trial_lambda_, trial_w_, trial_phi_;
-  std::vector<double> r_, z_, u_;  // GMRES residual and temporaries
-  std::vector<double> basis_, hess_, cs_, sn_, g_, y_;
+  DoubleBuffer B_, C_, M_;         // dPhi/dw, dPhi/dlambda, inverse of (B W + C)_jj
+  DoubleBuffer s_;                 // per row D_r (1 where W_rr = 0)
+  DoubleBuffer grad_, vel_, phi_, step_, wstep_, trial_lambda_, trial_w_, trial_phi_;
+  DoubleBuffer r_, z_, u_;  // GMRES residual and temporaries
+  DoubleBuffer basis_, hess_, cs_, sn_, g_, y_;
   int linear_iterations_ = 0;
   int fallbacks_ = 0;
   int gradient_steps_ = 0;

@@ -34,8 +34,8 @@ class PgsCgSolver final : public Solver {
 
  private:
   DelassusOperator w_;
-  std::vector<double> previous_;   // lambda_k before the sweep
-  std::vector<double> direction_;  // p
+  DoubleBuffer previous_;   // lambda_k before the sweep
+  DoubleBuffer direction_;  // p
   int restarts_ = 0;
 };
 

@@ -36,8 +36,8 @@ class ProjectedJacobiSolver final : public Solver {
 
  private:
   DelassusOperator w_;
-  std::vector<double> next_;    // lambda^{l+1}
-  std::vector<double> change_;  // per constraint max D |dlambda|
+  DoubleBuffer next_;    // lambda^{l+1}
+  DoubleBuffer change_;  // per constraint max D |dlambda|
 };
 
 }  // namespace subsim

@@ -102,7 +102,7 @@ void SparseNewtonSystem::assemble(const StepProblem& p) {
 
   // J^T J on K's pattern (FADMM's penalty term): the scatter with D_c = I.
   jtj_values_.assign(K_.nonZeros(), 0.0);
-  std::vector<double> identity(blockStorageSize(), 0.0);
+  DoubleBuffer identity(blockStorageSize(), 0.0);
   for (int j = 0; j < nc; ++j)
     for (int r = 0; r < p.constraints[j].rows; ++r)
       identity[block_offset_[j] + r * p.constraints[j].rows + r] = 1.0;

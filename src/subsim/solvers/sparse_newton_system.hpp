@@ -84,12 +84,12 @@ class SparseNewtonSystem {
   std::vector<int> pattern_outer_, pattern_inner_;
   std::vector<int> perm_;             // new index of each DOF
   std::vector<int> upper_from_full_;  // K_upper_ value k = K_ value upper_from_full_[k]
-  std::vector<double> a_values_;      // A on K_'s pattern
-  std::vector<double> jtj_values_;    // J^T J on K_'s pattern
+  DoubleBuffer a_values_;             // A on K_'s pattern
+  DoubleBuffer jtj_values_;           // J^T J on K_'s pattern
   std::vector<int> block_offset_;     // per constraint into the D storage, plus the end
   std::vector<int> scatter_begin_;    // per constraint into scatter_, plus the end
   std::vector<int> scatter_;          // K_ value index per (q, p, k, l) entry of J_c^T D_c J_c
-  std::vector<double> scratch_;       // D_c J_p, rows x width of one attachment
+  DoubleBuffer scratch_;              // D_c J_p, rows x width of one attachment
   CompactJacobian compact_;
   std::vector<int> all_columns_;  // 0, 1, ...: the columns of a block kept dense
   Ldlt ldlt_;

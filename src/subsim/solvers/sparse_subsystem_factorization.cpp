@@ -117,7 +117,7 @@ void SparseSubsystemFactorization::analysePattern(Part& part) {
   const int nnz_full = part.pat_ptr[nb];
   {
     // Approximate minimum degree on the symmetric node pattern.
-    std::vector<double> ones(nnz_full, 1.0);
+    DoubleBuffer ones(nnz_full, 1.0);
     const Eigen::Map<const Eigen::SparseMatrix<double, Eigen::ColMajor, int>> pattern(
         nb, nb, nnz_full, part.pat_ptr.data(), part.pat_idx.data(), ones.data());
     const Eigen::SparseMatrix<double, Eigen::ColMajor, int> symmetric = pattern;

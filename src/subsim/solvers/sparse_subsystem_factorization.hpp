@@ -83,7 +83,7 @@ class SparseSubsystemFactorization {
     // Numeric factors of K and of A alone (L blocks, D^-1 blocks), and workspaces.
     std::vector<int> lnz, flag, pattern;
     std::vector<Mat3> lx, dinv, lx_a, dinv_a, y;
-    std::vector<double> work;
+    DoubleBuffer work;
     // Selected inverse of A (Z on L's pattern, and its diagonal blocks).
     std::vector<Mat3> zx, zd;
   };

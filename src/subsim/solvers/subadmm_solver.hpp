@@ -60,7 +60,7 @@ class SubadmmSolver final : public Solver {
              StepSolution& solution) override;
 
   /// Current penalties, one per subsystem (after the last solve).
-  const std::vector<double>& beta() const { return beta_; }
+  const DoubleBuffer& beta() const { return beta_; }
 
   /// Subsystems of at least this many DOF (with a sparse A_i) take the sparse factorisation;
   /// a very large value forces the dense one (tests compare the two).
@@ -96,14 +96,14 @@ class SubadmmSolver final : public Solver {
   std::vector<int> att_constraint_;
   std::vector<int> att_z_offset_;  // start of each attachment's rows in z_, y_, dz_
   // Penalties and per-subsystem factorisations of A_i + beta_i J_i^T J_i.
-  std::vector<double> beta_, inv_beta_;
-  std::vector<double> beta_initial_,
+  DoubleBuffer beta_, inv_beta_;
+  DoubleBuffer beta_initial_,
       impulse_scale_;        // rule (23)'s beta_i and ||b_i|| (adaptation guards)
   std::vector<Mat6> kinv6_;  // (A_i + beta_i J_i^T J_i)^{-1} for 6-DOF subsystems
   // ... and the Cholesky factors of other small dense ones (small_factor_[i] set), laid out like
   // a_data (solvers/small_spd_factor.hpp).
   std::vector<char> small_factor_;
-  std::vector<double> k_small_;
+  DoubleBuffer k_small_;
   std::vector<Eigen::LLT<MatX>> llt_;
   std::vector<Eigen::LLT<MatX>> a_llt_;  // of A_i alone: the penalty rule, a cold start's vhat
   std::vector<char> a_factored_;   // this solve's A_i is factored: 0 no, 1 in a_llt_, 2 sparse
@@ -111,19 +111,19 @@ class SubadmmSolver final : public Solver {
   SparseSubsystemFactorization sparse_;  // large sparse subsystems
   CompactJacobian compact_;              // J_ij blocks without their zero columns
   int sparse_min_dof_ = SparseSubsystemFactorization::kDefaultMinDof;
-  std::vector<double> k_scratch_;  // column-major K_i blocks, laid out like a_data
+  DoubleBuffer k_scratch_;  // column-major K_i blocks, laid out like a_data
   // ADMM variables per attachment row.
-  std::vector<double> z_, y_, dz_;
-  std::vector<double> rhs_;           // per DOF
-  std::vector<double> dual_scratch_;  // per DOF: J_i^T dz_i of dualResidual()
+  DoubleBuffer z_, y_, dz_;
+  DoubleBuffer rhs_;           // per DOF
+  DoubleBuffer dual_scratch_;  // per DOF: J_i^T dz_i of dualResidual()
   // Per-constraint and per-subsystem residual partials, reduced in a fixed order.
-  std::vector<double> primal_part_, theta_part_, dual_part_;
-  std::vector<double> dlambda_;  // ||lambda^{l+1} - lambda^l|| per constraint
+  DoubleBuffer primal_part_, theta_part_, dual_part_;
+  DoubleBuffer dlambda_;  // ||lambda^{l+1} - lambda^l|| per constraint
   // Anderson acceleration (SolverSettings::anderson_window): x = (z, lambda) packed.
   void andersonWeights(const StepProblem& problem);
   void andersonStep(const StepProblem& problem, double* lambda);
   AndersonAcceleration anderson_;
-  std::vector<double> aa_x_, aa_g_;
+  DoubleBuffer aa_x_, aa_g_;
   std::vector<char> beta_changed_;  // per subsystem, since the last Anderson step
   double aa_last_f2_ = 0.0;
   double relax_ = 1.0;  // over-relaxation of the current solve
