@@ -306,9 +306,9 @@ Cell runSceneCell(const LoadedScene& scene, int steps, double limit, const std::
   return cell;
 }
 
-/// Whether problem `index` of `n` is one of `count` evenly spaced ones: the middle of each of
-/// `count` equal stretches of the run, so a sample of a 300-step run covers its whole course.
-/// count <= 0 or >= n keeps every problem.
+/// A mask over n problems marking `count` evenly spaced ones: the middle of each of `count` equal
+/// stretches of the run, so a sample of a 300-step run covers its whole course.  count <= 0 or
+/// >= n marks every problem.
 std::vector<char> evenlySpaced(size_t n, int count) {
   if (count <= 0 || static_cast<size_t>(count) >= n) return std::vector<char>(n, 1);
   std::vector<char> keep(n, 0);
@@ -541,7 +541,7 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
       if (l >= 0 && l < n) starts[static_cast<size_t>(l)] = Clock::now();
       ++stamps;
     };
-    DoubleBuffer finished_ms(static_cast<size_t>(n));
+    std::vector<double> finished_ms(static_cast<size_t>(n));
     {
       std::unique_ptr<Solver> s = makeSolver(name);
       StepSolution solution = warm_start;

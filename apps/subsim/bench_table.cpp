@@ -165,9 +165,9 @@ std::string formatPaperTable(const Report& r) {
   out << "\n";
   std::vector<const Cell*> failures;
   for (const SceneInfo& s : r.scenes) {
-    const auto row = [&](const char* name, auto cellText) {
-      out << "| " << (std::string(name) == "AT (ms)" ? s.spec : std::string()) << " | " << name
-          << " |";
+    // The scene is named on its first row only, as in the paper.
+    const auto row = [&](const std::string& scene, const char* name, auto cellText) {
+      out << "| " << scene << " | " << name << " |";
       for (const std::string& solver : r.solvers) out << " " << cellText(solver) << " |";
       out << "\n";
     };
@@ -193,10 +193,10 @@ std::string formatPaperTable(const Report& r) {
         return "*" + text + "*";
       };
     };
-    row("AT (ms)", ours(true));
-    row("AA", ours(false));
-    row("paper AT", paper(true));
-    row("paper AA", paper(false));
+    row(s.spec, "AT (ms)", ours(true));
+    row("", "AA", ours(false));
+    row("", "paper AT", paper(true));
+    row("", "paper AA", paper(false));
     for (const std::string& solver : r.solvers)
       for (int level : r.levels) {
         const Cell* c = findCell(r, s.spec, solver, level);
