@@ -205,12 +205,6 @@ bool openOutput(const std::string& option, const std::string& path, std::ofstrea
   return true;
 }
 
-std::string hex64(std::uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 /// Order-dependent combination of the per-step input hashes of one cell.
 
 std::string millimetres(double metres) {

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "scene_loading.hpp"
+#include "subsim/math/fnv1a_hash.hpp"
 #include "subsim/metrics/step_metrics.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/recorder.hpp"
@@ -174,6 +175,7 @@ int runSimulation(const RunOptions& o) {
   j["dynamics_residual_max"] = f.dynamics_max;
   j["max_penetration_m"] = f.penetration_max;
   j["final_kinetic_energy"] = world->kineticEnergy();
+  j["final_state_hash"] = hex64(world->state().hash());
   j["diverged"] = f.diverged;
   if (f.diverged) j["divergence"] = f.divergence;
   if (!o.record.empty()) j["record"] = o.record;

@@ -138,7 +138,9 @@ TEST_P(BilateralKkt, MatchesTheDirectSolve) {
   auto solver = makeSolver(name);
   SolverSettings s;
   s.max_iterations = isNewtonTypeSolver(name) ? 400 : 200000;
-  s.tolerance = 1e-13;
+  // 1e-11, a hundred times the round-off floor of these residuals (the Newton-type solvers stall
+  // near 2e-13 on some machines' round-off), and far tighter than the KKT comparison needs.
+  s.tolerance = 1e-11;
   StepSolution sol;
   solver->solve(p, s, sol);
   EXPECT_TRUE(sol.stats.converged) << name << " residual " << sol.stats.residual;

@@ -29,7 +29,7 @@ Pose jointPose(const ArticulationLink& l, const VecX& q) {
     case Type::Fixed:
       return Pose{};
     case Type::Revolute:
-      return Pose{Vec3::Zero(), Quat(Eigen::AngleAxisd(q(l.q_index), l.axis))};
+      return Pose{Vec3::Zero(), quatFromAxisAngle(l.axis, q(l.q_index))};
     case Type::Prismatic:
       return Pose{l.axis * q(l.q_index), Quat::Identity()};
     case Type::Floating:

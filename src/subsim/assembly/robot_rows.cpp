@@ -6,6 +6,7 @@
 #include "subsim/articulation/articulation_dynamics.hpp"
 #include "subsim/assembly/assembler.hpp"
 #include "subsim/assembly/constraint_rows.hpp"
+#include "subsim/math/portable_math.hpp"
 
 namespace subsim {
 
@@ -40,8 +41,10 @@ void addRobotNoSlipConstraint(const AssemblyContext& ctx, int robot, double h,
   const double psi = q[yaw.q_index] + 0.5 * h * v[yaw.v_index];
   problem.addConstraint(ConstraintType::Bilateral, 1, 0.0, robotNoSlipKey(robot));
   auto J = problem.jacobianFor(ctx.partition.robot_subsystem[robot]);
-  J(0, art.links[r.no_slip_base.x_link].v_index) = -std::sin(psi);
-  J(0, art.links[r.no_slip_base.y_link].v_index) = std::cos(psi);
+  double sin_psi, cos_psi;
+  portableSinCos(psi, sin_psi, cos_psi);
+  J(0, art.links[r.no_slip_base.x_link].v_index) = -sin_psi;
+  J(0, art.links[r.no_slip_base.y_link].v_index) = cos_psi;
 }
 
 void prepareRobot(const Model& model, int robot, const State& state, RobotAssembly& out) {

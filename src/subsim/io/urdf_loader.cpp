@@ -20,6 +20,8 @@
 #include <system_error>
 #include <utility>
 
+#include "subsim/math/so3.hpp"
+
 namespace subsim {
 namespace {
 
@@ -283,19 +285,23 @@ class Loader {
       for (const NumericAttribute& a : kNumericAttributes) {
         if (tag != a.element) continue;
         const char* value = c->Attribute(a.attribute);
-        if (value != nullptr)
-          checkNumberList(value, a.count, child_path + "." + a.attribute, c->Row());
+        if (value == nullptr) continue;
+        const DoubleBuffer numbers =
+            checkNumberList(value, a.count, child_path + "." + a.attribute, c->Row());
+        if (tag == "origin" && std::strcmp(a.attribute, "rpy") == 0)
+          origin_rpy_.emplace(child_path, Vec3(numbers[0], numbers[1], numbers[2]));
       }
       checkNumbers(*c, child_path);
     }
   }
 
-  void checkNumberList(const std::string& text, int count, const std::string& path, int row) {
+  DoubleBuffer checkNumberList(const std::string& text, int count, const std::string& path,
+                               int row) {
     const std::string what =
         count == 1 ? "a finite number" : std::to_string(count) + " finite numbers";
     std::istringstream tokens(text);
     std::string token;
-    int n = 0;
+    DoubleBuffer values;
     while (tokens >> token) {
       double value = 0.0;
       std::string_view digits = token;
@@ -307,9 +313,11 @@ class Loader {
         fail(path, "expected " + what + ", got the non-finite value " + inQuotes(token), row);
       if (ec != std::errc() || ptr != end)
         fail(path, "expected " + what + ", got " + inQuotes(text), row);
-      ++n;
+      values.push_back(value);
     }
-    if (n != count) fail(path, "expected " + what + ", got " + inQuotes(text), row);
+    if (static_cast<int>(values.size()) != count)
+      fail(path, "expected " + what + ", got " + inQuotes(text), row);
+    return values;
   }
 
   // The joints must make the links one tree: one parent per link, one root, no loop.
@@ -399,7 +407,12 @@ class Loader {
   Pose pose(const urdf::Pose& p, const std::string& path, int row) const {
     Pose out;
     out.position = Vec3(p.position.x, p.position.y, p.position.z);
-    const Quat q(p.rotation.w, p.rotation.x, p.rotation.y, p.rotation.z);
+    // The rotation from the rpy text itself, not urdfdom's quaternion: urdfdom forms that with
+    // libm's sin and cos, whose bits differ between processors (math/portable_math.hpp).
+    const auto rpy = origin_rpy_.find(path);
+    const Quat q = rpy != origin_rpy_.end()
+                       ? quatFromRpy(rpy->second.x(), rpy->second.y(), rpy->second.z())
+                       : Quat(p.rotation.w, p.rotation.x, p.rotation.y, p.rotation.z);
     for (int i = 0; i < 3; ++i) checkFinite(out.position[i], path + ".xyz", row);
     for (int i = 0; i < 4; ++i) checkFinite(q.coeffs()[i], path + ".rpy", row);
     if (q.norm() < 0.5) fail(path + ".rpy", "expected a rotation, got a degenerate one", row);
@@ -590,9 +603,10 @@ class Loader {
   std::string source_;
   bool floating_base_;
   std::map<std::string, int> link_rows_, joint_rows_;
-  std::vector<std::string> link_order_;  // file order
-  std::vector<JointInfo> joints_;        // file order
-  std::vector<std::string> order_;       // topological (depth first from the root)
+  std::map<std::string, Vec3> origin_rpy_;  // element path of an <origin> -> its rpy
+  std::vector<std::string> link_order_;     // file order
+  std::vector<JointInfo> joints_;           // file order
+  std::vector<std::string> order_;          // topological (depth first from the root)
   UrdfRobot robot_;
 };
 

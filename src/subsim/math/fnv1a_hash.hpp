@@ -4,6 +4,8 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 #include "subsim/math/types.hpp"
@@ -43,5 +45,12 @@ class Fnv1a64 {
  private:
   std::uint64_t hash_ = 0xcbf29ce484222325ull;
 };
+
+/// A 64-bit hash as 16 hexadecimal digits, as the command line and tests print it.
+inline std::string hex64(std::uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
 
 }  // namespace subsim

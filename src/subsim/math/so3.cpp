@@ -2,14 +2,18 @@
 
 #include <cmath>
 
+#include "subsim/math/portable_math.hpp"
+
 namespace subsim {
 
 Quat quatExp(const Vec3& phi) {
   const double angle = phi.norm();
   const double half = 0.5 * angle;
   // sin(x)/x by its Taylor series near zero keeps the map smooth and exactly unit length.
-  const double sinc_half = angle < 1e-8 ? 0.5 - angle * angle / 48.0 : std::sin(half) / angle;
-  Quat q(std::cos(half), sinc_half * phi.x(), sinc_half * phi.y(), sinc_half * phi.z());
+  double sin_half, cos_half;
+  portableSinCos(half, sin_half, cos_half);
+  const double sinc_half = angle < 1e-8 ? 0.5 - angle * angle / 48.0 : sin_half / angle;
+  Quat q(cos_half, sinc_half * phi.x(), sinc_half * phi.y(), sinc_half * phi.z());
   return q.normalized();
 }
 
@@ -19,8 +23,19 @@ Vec3 quatLog(const Quat& q_in) {
   const Vec3 v = q.vec();
   const double s = v.norm();
   if (s < 1e-12) return 2.0 * v;
-  const double angle = 2.0 * std::atan2(s, q.w());
+  const double angle = 2.0 * portableAtan2(s, q.w());
   return (angle / s) * v;
+}
+
+Quat quatFromAxisAngle(const Vec3& axis, double angle) {
+  double s, c;
+  portableSinCos(0.5 * angle, s, c);
+  return Quat(c, s * axis.x(), s * axis.y(), s * axis.z());
+}
+
+Quat quatFromRpy(double roll, double pitch, double yaw) {
+  return quatFromAxisAngle(Vec3::UnitZ(), yaw) * quatFromAxisAngle(Vec3::UnitY(), pitch) *
+         quatFromAxisAngle(Vec3::UnitX(), roll);
 }
 
 Quat integrateRotation(const Quat& q, const Vec3& w_world, double h) {

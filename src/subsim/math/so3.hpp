@@ -14,6 +14,14 @@ inline Mat3 skew(const Vec3& w) {
 /// Unit quaternion of the rotation vector phi (angle |phi| about phi/|phi|); exact for all angles.
 Quat quatExp(const Vec3& phi);
 
+/// Rotation by `angle` (rad) about the unit vector `axis`: Eigen::AngleAxisd's quaternion, with
+/// the machine-independent sine and cosine of math/portable_math.hpp.
+Quat quatFromAxisAngle(const Vec3& axis, double angle);
+
+/// URDF's <origin rpy>: fixed-axis rotations about x (roll), then y (pitch), then z (yaw),
+/// R = Rz(yaw) Ry(pitch) Rx(roll).
+Quat quatFromRpy(double roll, double pitch, double yaw);
+
 /// Rotation vector of a unit quaternion, angle in [0, pi].
 Vec3 quatLog(const Quat& q);
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "subsim/math/portable_math.hpp"
+
 namespace subsim {
 
 Pose KinematicTrajectory::pose(double t) const {
@@ -16,8 +18,9 @@ Pose KinematicTrajectory::pose(double t) const {
       const double angle = 2.0 * std::numbers::pi * frequency * t + phase;
       const double lift =
           descent_speed > 0.0 ? std::max(0.0, descent - descent_speed * t) : descent;
-      return Pose{center + Vec3(radius * std::cos(angle), radius * std::sin(angle), lift),
-                  start.orientation};
+      double s, c;
+      portableSinCos(angle, s, c);
+      return Pose{center + Vec3(radius * c, radius * s, lift), start.orientation};
     }
   }
   return start;

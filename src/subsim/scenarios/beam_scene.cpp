@@ -15,6 +15,8 @@
 #include <cmath>
 
 #include "subsim/fem/box_tet_mesher.hpp"
+#include "subsim/math/portable_math.hpp"
+#include "subsim/math/so3.hpp"
 #include "subsim/scenarios/panda_model.hpp"
 #include "subsim/scenarios/scenario.hpp"
 
@@ -73,12 +75,14 @@ Model buildBeamScene(const ScenarioParams& params) {
   const double exit_x = block_x + 2.0 * half.x();
   for (int side = -1; side <= 1; side += 2) {
     // u runs along the block's inner face towards the exit, n from that face into the gap.
-    const Vec3 u(std::cos(lead_in), -side * std::sin(lead_in), 0.0);
-    const Vec3 n(-std::sin(lead_in), -side * std::cos(lead_in), 0.0);
+    double sin_lead, cos_lead;
+    portableSinCos(lead_in, sin_lead, cos_lead);
+    const Vec3 u(cos_lead, -side * sin_lead, 0.0);
+    const Vec3 n(-sin_lead, -side * cos_lead, 0.0);
     const Vec3 exit_edge(exit_x, offset + side * 0.5 * gap, height);
     Body block = namedBody(side < 0 ? "block_right" : "block_left", BodyKind::Static);
     block.initial_pose.position = exit_edge - half.x() * u - half.y() * n;
-    block.initial_pose.orientation = Quat(Eigen::AngleAxisd(-side * lead_in, Vec3::UnitZ()));
+    block.initial_pose.orientation = quatFromAxisAngle(Vec3::UnitZ(), -side * lead_in);
     m.addShape(m.addBody(block), Shape::box(half), Pose(), mu);
   }
   return m;

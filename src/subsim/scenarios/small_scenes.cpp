@@ -2,6 +2,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "subsim/math/portable_math.hpp"
 #include "subsim/math/so3.hpp"
 #include "subsim/scenarios/scenario.hpp"
 
@@ -36,7 +37,7 @@ Model buildStackScene(const ScenarioParams& p) {
 Model buildInclineScene(const ScenarioParams& p) {
   Model m;
   const double mu = p.get("mu");
-  const Quat tilt(Eigen::AngleAxisd(degrees(p.get("angle")), Vec3::UnitY()));
+  const Quat tilt = quatFromAxisAngle(Vec3::UnitY(), degrees(p.get("angle")));
   Body ground = namedBody("ground", BodyKind::Static);
   ground.initial_pose.orientation = tilt;
   m.addShape(m.addBody(ground), Shape::plane(), Pose(), mu);
@@ -56,7 +57,7 @@ Model buildPendulumScene(const ScenarioParams& p) {
   // The chain hangs from a pivot 1 m above its lowest possible point; links are straight at
   // `angle` from the vertical in the x-z plane.
   const Vec3 pivot(0, 0, links * length + 1.0);
-  const Vec3 down(std::sin(angle), 0, -std::cos(angle));
+  const Vec3 down(portableSin(angle), 0, -portableCos(angle));
   const Quat along = Quat::FromTwoVectors(Vec3::UnitZ(), down);
   const Shape capsule = Shape::capsule(radius, 0.5 * length - radius);
   int previous = -1;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "subsim/problem/constraint_operator.hpp"
 
@@ -14,6 +15,9 @@ namespace {
 constexpr int kAdaptInterval = 10;
 constexpr double kGamma = 5.0;
 constexpr double kMaxFactor = 10.0;
+// A stall: the residual has not halved in kStallWindow measured iterations.
+constexpr int kStallWindow = 500;
+constexpr double kStallProgress = 0.5;
 }  // namespace
 
 void FadmmSolver::factorize(double beta) {
@@ -62,7 +66,10 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
 
   SolveStats& st = sol.stats;
   const int max_it = beginStats(st, "primal+dual (42), max-norm", settings);
-  const double alpha = settings.relaxation;
+  double alpha = settings.relaxation;
+  // Stall safeguard: the best residual so far and where it was reached.
+  double best_residual = std::numeric_limits<double>::infinity();
+  int best_at = 0;
   double* lambda = sol.lambda.data();
 
   int iterations = max_it;
@@ -111,6 +118,15 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
       if (recordIteration(st, residual, settings)) {
         iterations = l + 1;
         break;
+      }
+      if (residual < kStallProgress * best_residual) {
+        best_residual = residual;
+        best_at = l;
+      } else if (l - best_at >= kStallWindow && alpha != 1.0) {
+        // Over-relaxation needs a firmly nonexpansive z-step; the strict cone operator is not
+        // one, and with alpha > 1 the iteration can settle into a cycle.  Plain ADMM from here.
+        alpha = 1.0;
+        best_at = l;
       }
       if (adapt_now) {
         // OSQP's balancing (Stellato et al. 2020, section 5.2): each residual relative to the

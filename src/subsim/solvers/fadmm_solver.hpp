@@ -30,6 +30,14 @@
 // beta ||J vhat - z|| and ||A vhat - b - J^T lambda|| (SubADMM's per-subsystem rule) drove beta
 // up about 2000x on a 27-sphere granular problem and stalled at a residual of 1e-4 after 50000
 // iterations; the normalised rule converges to 1e-12 in about 3000-4000 from any beta_scale.
+// Stall safeguard: when the measured residual has not halved in 500 iterations, the
+// over-relaxation drops to alpha = 1 for the rest of the solve.  Over-relaxation assumes a firmly
+// nonexpansive z-step, which the strict cone operator of Coulomb friction is not; on a frictional
+// 27-sphere pile the default alpha = 1.5 settled into a cycle at residual 1e-3 (50000 iterations
+// without progress) and plain ADMM from the stall point converged to 1e-12.  FADMM has no
+// convergence guarantee on the Coulomb NCP (nor has any ADMM): some penalties still cycle there,
+// and where it converges, the solution may differ from another solver's, since a frictional
+// problem can have several (tests/solvers/fadmm_test.cpp).
 // Stopping residual (SolveStats::residual_name "primal+dual (42), max-norm"): the journal's (42)
 // theta_p + theta_d with max-norms, theta_p = ||J vhat - z||_inf (m/s) and
 // theta_d = ||A vhat - b - J^T lambda||_inf (N s).  Tolerance 0 runs exactly max_iterations.
