@@ -6,6 +6,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "scene_loading.hpp"
@@ -64,6 +66,15 @@ double median(DoubleBuffer v) {
 }  // namespace
 
 int runSimulation(const RunOptions& o) {
+  // Checked before the scene is built, which can take long and would otherwise be named in the
+  // message instead of the option.
+  const std::vector<std::string> solvers = solverNames();
+  if (std::find(solvers.begin(), solvers.end(), o.solver) == solvers.end()) {
+    std::string known;
+    for (const std::string& n : solvers) known += (known.empty() ? "" : ", ") + n;
+    std::cerr << "subsim: --solver: unknown solver '" << o.solver << "' (known: " << known << ")\n";
+    return kExitBadInput;
+  }
   BuiltScene scene;
   try {
     scene = loadScene(o.scene);

@@ -1,7 +1,9 @@
 // `subsim bench --scaling`: SubADMM's solver time per step against the size of the system, for
 // the ICRA paper's Fig. 2 (stir: number of spheres; cable: number of segments), with a linear fit
 // and its R^2, as a table, PREFIX.csv and PREFIX.png.
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -106,7 +108,8 @@ int runScalingBench(const BenchOptions& o, int iterations) {
   const std::string csv_path = prefix + ".csv", png_path = prefix + ".png";
   std::ofstream csv(csv_path);
   if (!csv) {
-    std::cerr << "subsim: --output: cannot write '" << csv_path << "'\n";
+    std::cerr << "subsim: --output: cannot write '" << csv_path << "': " << std::strerror(errno)
+              << "\n";
     return kExitBadInput;
   }
   std::ostringstream report;

@@ -248,7 +248,9 @@ TEST_F(TetMeshFiles, MissingFileIsNamed) {
 
 TEST_F(TetMeshFiles, UnknownExtensionIsRefused) {
   const std::string path = write("mesh.obj", "v 0 0 0\n");
-  EXPECT_CONTAINS(errorOf(path), "mesh.obj: mesh file: expected extension .msh");
+  EXPECT_CONTAINS(
+      errorOf(path),
+      "mesh.obj: mesh file: expected extension .msh (Gmsh) or .node/.ele (TetGen), got '.obj'");
   EXPECT_CONTAINS(errorOf(write("mesh", "")), "got none");
 }
 
@@ -279,7 +281,7 @@ TEST_F(TetMeshFiles, TruncatedNodeList) {
   early.replace(early.find("1 1 1 0.75 0.5\n"), 15, "");
   EXPECT_CONTAINS(errorOf(write("early.msh", early)),
                   "early.msh: $Nodes: block 1: expected 2 node coordinates, the section ends "
-                  "after 1");
+                  "after 1 (line 21)");
 }
 
 TEST_F(TetMeshFiles, ShortRecordDoesNotBorrowTheNextLine) {
@@ -302,7 +304,7 @@ TEST_F(TetMeshFiles, NonNumericAndNonFiniteCoordinates) {
   std::string msh = kGmsh41;
   msh.replace(msh.find("\n1 0 0\n"), 6, "\n1 nan 0");
   EXPECT_CONTAINS(errorOf(write("nan.msh", msh)),
-                  "nan.msh: $Nodes: node 2: expected a finite y coordinate, got 'nan'");
+                  "nan.msh: $Nodes: node 2: expected a finite y coordinate, got 'nan' (line 15)");
   msh = kGmsh22;
   msh.replace(msh.find("50 1 1 1"), 8, "50 1 1e999 1");
   EXPECT_CONTAINS(errorOf(write("inf.msh", msh)), "expected a finite y coordinate, got '1e999'");
@@ -318,12 +320,12 @@ TEST_F(TetMeshFiles, HugeCountsAreRefusedWithoutAllocating) {
   std::string msh = kGmsh22;
   msh.replace(msh.find("$Nodes\n6\n"), 9, "$Nodes\n99999999\n");
   EXPECT_CONTAINS(errorOf(write("huge.msh", msh)),
-                  "huge.msh: $Nodes: expected 99999999 nodes, the section ends after 6");
+                  "huge.msh: $Nodes: expected 99999999 nodes, the section ends after 6 (line 16)");
   write("huge2.node", "5 3 99999999999999999999 0\n");
   write("huge2.ele", kTetgenEle0);
   EXPECT_CONTAINS(errorOf((dir_ / "huge2.node").string()),
                   "huge2.node: header: expected attribute count (an integer), got "
-                  "'99999999999999999999', out of range");
+                  "'99999999999999999999', out of range (line 1)");
 }
 
 TEST_F(TetMeshFiles, WrongCountsAreErrors) {
@@ -333,8 +335,9 @@ TEST_F(TetMeshFiles, WrongCountsAreErrors) {
                   "more.ele: header: expected 1 tets, the file has more (line 3)");
   std::string msh = kGmsh41;
   msh.replace(msh.find("2 3 1 3"), 7, "2 4 1 4");
-  EXPECT_CONTAINS(errorOf(write("count.msh", msh)),
-                  "count.msh: $Elements: expected 4 elements (header), the blocks hold 3");
+  EXPECT_CONTAINS(
+      errorOf(write("count.msh", msh)),
+      "count.msh: $Elements: expected 4 elements (header), the blocks hold 3 (line 29)");
 }
 
 TEST_F(TetMeshFiles, PointsMustBeNumberedConsecutively) {
@@ -350,8 +353,10 @@ TEST_F(TetMeshFiles, PointsMustBeNumberedConsecutively) {
 TEST_F(TetMeshFiles, DimensionOtherThanThreeIsRefused) {
   write("flat.node", "3 2 0 0\n0 0 0\n1 1 0\n2 0 1\n");
   write("flat.ele", kTetgenEle0);
-  EXPECT_CONTAINS(errorOf((dir_ / "flat.ele").string()),
-                  "flat.node: header: expected at least 4 points, got 3");
+  EXPECT_CONTAINS(
+      errorOf((dir_ / "flat.ele").string()),
+      "flat.node: header: expected at least 4 points, got 3 (0 points refers to a .poly "
+      "file, which is not supported) (line 1)");
   write("dim2.node", "4 2 0 0\n0 0 0\n1 1 0\n2 0 1\n3 1 1\n");
   write("dim2.ele", kTetgenEle0);
   EXPECT_CONTAINS(errorOf((dir_ / "dim2.ele").string()),
@@ -364,14 +369,14 @@ TEST_F(TetMeshFiles, BinaryAndUnknownGmshVersionsAreRefused) {
   binary += std::string("\x01\x00\x00\x00\xff", 5);
   EXPECT_CONTAINS(errorOf(write("binary.msh", binary)),
                   "binary.msh: $MeshFormat: expected file type 0 (ASCII), got 1: binary MSH files "
-                  "are not supported");
+                  "are not supported, export as ASCII (line 2)");
   std::string v3 = kGmsh22;
   v3.replace(v3.find("2.2 0 8"), 7, "3.0 0 8");
   EXPECT_CONTAINS(errorOf(write("v3.msh", v3)),
                   "v3.msh: $MeshFormat: expected version 2.2 or 4.1, got '3.0' (line 2)");
   EXPECT_CONTAINS(errorOf(write("text.msh", "solid cube\n")),
                   "text.msh: $MeshFormat: expected $MeshFormat first (a Gmsh MSH file), got "
-                  "'solid'");
+                  "'solid' (line 1)");
 }
 
 TEST_F(TetMeshFiles, MeshWithoutTetsIsAnError) {
@@ -380,16 +385,21 @@ TEST_F(TetMeshFiles, MeshWithoutTetsIsAnError) {
   msh.replace(msh.find("4 4 2 1 1"), 9, "4 2 2 1 1");
   EXPECT_CONTAINS(errorOf(write("surface.msh", msh)),
                   "surface.msh: $Elements: expected 4-node tetrahedra (element type 4), found "
-                  "none (10-node tetrahedra are not supported)");
+                  "none (10-node tetrahedra are not supported) (line 23)");
 }
 
 TEST_F(TetMeshFiles, DegenerateTetIsAnError) {
   write("flat.node", "4 3 0 0\n0 0 0 0\n1 1 0 0\n2 0 1 0\n3 1 1 0\n");
   write("flat.ele", "1 4 0\n0 0 1 2 3\n");
-  EXPECT_CONTAINS(errorOf((dir_ / "flat.ele").string()), "flat.ele: tets[0]: degenerate (6V = 0)");
+  EXPECT_CONTAINS(
+      errorOf((dir_ / "flat.ele").string()),
+      "flat.ele: tets[0]: degenerate (6V = 0), expected |6V| >= 2.83e-12 (1e-12 times the "
+      "longest edge cubed)");
   write("rep.node", kTetgenNode0);
   write("rep.ele", "2 4 0\n0 0 1 2 2\n1 1 2 3 4\n");
-  EXPECT_CONTAINS(errorOf((dir_ / "rep.ele").string()), "rep.ele: tets[0]: node 2 repeated");
+  EXPECT_CONTAINS(
+      errorOf((dir_ / "rep.ele").string()),
+      "rep.ele: tets[0]: node 2 repeated in (0, 1, 2, 2), expected four distinct nodes");
 }
 
 TEST_F(TetMeshFiles, UnusedTetgenNodeIsAnError) {
@@ -397,7 +407,58 @@ TEST_F(TetMeshFiles, UnusedTetgenNodeIsAnError) {
   node.replace(node.find("5 3 0 0"), 7, "6 3 0 0");
   write("extra.node", node + "5 9 9 9\n");
   write("extra.ele", kTetgenEle0);
-  EXPECT_CONTAINS(errorOf((dir_ / "extra.ele").string()), "extra.node: nodes[5]: unused");
+  EXPECT_CONTAINS(errorOf((dir_ / "extra.ele").string()),
+                  "extra.node: nodes[5]: unused, expected every node to belong to a tet");
+}
+
+TEST_F(TetMeshFiles, TetgenStructureErrorsAreNamed) {
+  write("empty.node", "");
+  write("empty.ele", kTetgenEle0);
+  EXPECT_EQ(errorOf((dir_ / "empty.ele").string()),
+            (dir_ / "empty.node").string() +
+                ": header: expected '<#points> 3 <#attributes> <#markers>', got none");
+  write("base.node", "4 3 0 0\n2 0 0 0\n3 1 0 0\n4 0 1 0\n5 0 0 1\n");
+  write("base.ele", "1 4 0\n0 2 3 4 5\n");
+  EXPECT_CONTAINS(errorOf((dir_ / "base.ele").string()),
+                  "base.node: nodes[0]: expected the first point index to be 0 or 1, got 2 "
+                  "(line 2)");
+  write("six.node", kTetgenNode0);
+  write("six.ele", "1 6 0\n0 0 1 2 3 4 0\n");
+  EXPECT_CONTAINS(errorOf((dir_ / "six.ele").string()),
+                  "six.ele: header: expected 4 or 10 nodes per tet, got 6 (line 1)");
+  write("none.node", kTetgenNode0);
+  write("none.ele", "0 4 0\n");
+  EXPECT_CONTAINS(errorOf((dir_ / "none.ele").string()),
+                  "none.ele: tets: empty, expected at least one tet");
+}
+
+TEST_F(TetMeshFiles, GmshStructureErrorsAreNamed) {
+  EXPECT_EQ(errorOf(write("empty.msh", "")),
+            (dir_ / "empty.msh").string() +
+                ": $MeshFormat: expected $MeshFormat first, the file is empty");
+  std::string text = kGmsh22;
+  text.replace(text.find("99 5 5 5"), 8, "20 5 5 5");
+  EXPECT_CONTAINS(errorOf(write("dup.msh", text)),
+                  "dup.msh: $Nodes: node 20: expected unique node tags, got node tag 20 twice "
+                  "(line 12)");
+  EXPECT_CONTAINS(errorOf(write("noelements.msh", kGmsh22.substr(0, kGmsh22.find("$Elements")))),
+                  "noelements.msh: $Elements: expected an $Elements section, file ends (line 16)");
+  EXPECT_CONTAINS(errorOf(write("twice.msh", kGmsh22 + "$Nodes\n0\n$EndNodes\n")),
+                  "twice.msh: $Nodes: expected one $Nodes section, got a second (line 24)");
+  text = kGmsh22;
+  text.replace(text.find("$EndNodes"), 9, "$EndNode");
+  EXPECT_CONTAINS(errorOf(write("end.msh", text)),
+                  "end.msh: $Nodes: expected $EndNodes (record count as in the header), got "
+                  "'$EndNode' (line 16)");
+  EXPECT_CONTAINS(errorOf(write("junk.msh", kGmsh22 + "junk\n")),
+                  "junk.msh: file: expected a section such as $Nodes, got 'junk' (line 24)");
+  EXPECT_CONTAINS(errorOf(write("open.msh", kGmsh22 + "$Comments\nhello\n")),
+                  "open.msh: $Comments: expected $EndComments, file ends (line 25)");
+  text = kGmsh41;
+  text.replace(text.find("2 5 1 5"), 7, "2 4 1 5");
+  EXPECT_CONTAINS(errorOf(write("blocks.msh", text)),
+                  "blocks.msh: $Nodes: block 1: expected 4 nodes in all (header), the blocks hold "
+                  "more (line 17)");
 }
 
 // Every prefix of valid files either reads or is a SceneError: truncation never crashes or hangs.

@@ -120,7 +120,12 @@ void Articulation::finalize() {
     if (links[i].parent >= 0) subtree_mass[links[i].parent] += subtree_mass[i];
   for (int i = 0; i < n; ++i)
     if (links[i].joint != ArticulationJointType::Fixed && !(subtree_mass[i] > 0.0))
-      fail(i, "joint '" + links[i].joint_name + "' moves no mass (its subtree's mass is 0)");
+      fail(i, (links[i].joint_name.empty()
+                   ? std::string(links[i].joint == ArticulationJointType::Floating
+                                     ? "its floating base"
+                                     : "its joint")
+                   : "joint '" + links[i].joint_name + "'") +
+                  " moves no mass (its subtree's mass is 0)");
 
   nq_ = 0;
   nv_ = 0;

@@ -60,9 +60,23 @@ bool isQuoted(const Node& n) {
   return n.Tag() == "!";
 }
 
+// Control characters are escaped: a stray byte from a binary file would otherwise be printed
+// raw, invisibly or garbling the terminal.
 std::string shown(const std::string& text) {
-  if (text.size() <= kMaxShownChars) return text;
-  return text.substr(0, kMaxShownChars) + "...";
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < kMaxShownChars; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != 0x7f) {
+      out += static_cast<char>(c);
+      continue;
+    }
+    static const char* const kHex = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  if (text.size() > kMaxShownChars) out += "...";
+  return out;
 }
 
 // What a node is, for "got ...".  Never emits the node: an alias can make it refer to itself
@@ -353,8 +367,11 @@ class SceneParser {
     if (const Node* n = top.get("name")) m.name = r_.text(*n, "name", "a non-empty scene name");
     if (const Node* n = top.get("dt"))
       m.dt = r_.number(*n, "dt", "a positive time step in s", Range::Positive);
-    if (const Node* n = top.get("theta"))
-      m.theta = r_.number(*n, "theta", "a velocity weight 0 <= theta <= 0.5", Range::NonNegative);
+    if (const Node* n = top.get("theta")) {
+      const std::string what = "0 <= theta <= 0.5 (the weight of v_k in vhat)";
+      m.theta = r_.number(*n, "theta", what);
+      if (!(m.theta >= 0.0 && m.theta <= 0.5)) r_.expected("theta", what, *n);
+    }
     if (const Node* n = top.get("steps"))
       scene.steps = static_cast<int>(r_.integer(*n, "steps", "a positive whole number of steps", 1,
                                                 std::numeric_limits<int>::max()));
@@ -684,7 +701,8 @@ class SceneParser {
       if (!std::filesystem::is_regular_file(file, ec))
         r_.fail(path,
                 "expected " + what + " relative to the scene file, got " + shown(urdf) +
-                    ": no such file " + file.string(),
+                    (std::filesystem::exists(file, ec) ? ": " + file.string() + " is not a file"
+                                                       : ": no such file " + file.string()),
                 &n);
     }
     try {
@@ -742,6 +760,19 @@ class SceneParser {
       robot.gravity_compensation = r_.boolean(*n, f.at("gravity_compensation"));
     if (const Node* n = f.get("target")) parseJointTarget(*n, f.at("target"), nq, robot.target);
 
+    // The link bodies are named ROBOT/LINK; a body of that name would make two bodies one name.
+    for (const ArticulationLink& link : robot.articulation.links) {
+      const std::string body = robot.name + "/" + link.name;
+      if (const auto it = body_paths_.find(body); it != body_paths_.end())
+        r_.fail(f.at("name"),
+                "expected a robot name whose link bodies (ROBOT/LINK) do not clash with a body, "
+                "got " +
+                    shown(robot.name) + ": link " + shown(link.name) + " would be named " +
+                    shown(body) + ", which " + it->second + " already uses",
+                f.get("name"));
+    }
+    for (const ArticulationLink& link : robot.articulation.links)
+      body_paths_.emplace(robot.name + "/" + link.name, path + "'s link " + link.name);
     int index = -1;
     try {
       index = m.addRobot(std::move(robot));
@@ -904,6 +935,20 @@ class SceneParser {
         joint.*member =
             r_.number(*n, f.at(key), "a non-negative number (N/m, N s/m, N m/rad or N m s/rad)",
                       Range::NonNegative);
+    // Model::validate() refuses these too, but without the line and the value.
+    if (joint.compliant() && kind != JointType::Ball && !(joint.angular_stiffness > 0.0)) {
+      const Node* n = f.get("angular_stiffness");
+      r_.fail(f.at("angular_stiffness"),
+              "expected a positive angular stiffness in N m/rad for a compliant " + type +
+                  " (stiffness > 0 makes it compliant), got " +
+                  (n != nullptr ? describe(*n) : std::string("nothing")),
+              n != nullptr ? n : &node);
+    }
+    if (joint.compliant() && joint.limited)
+      r_.fail(f.at("limits"),
+              "expected no limits on a compliant joint (stiffness > 0): limits are supported on "
+              "rigid hinges only",
+              f.get("limits"));
   }
 
   void parseSpring(const Node& node, const std::string& path, Model& m) {
@@ -922,8 +967,18 @@ class SceneParser {
       s.point_a = r_.vec3(*n, f.at("point_a"), "m (in a's frame)");
     if (const Node* n = f.get("point_b"))
       s.point_b = r_.vec3(*n, f.at("point_b"), "m (in b's frame)");
-    s.stiffness = r_.number(f.required("stiffness", "a stiffness in N/m"), f.at("stiffness"),
-                            "a non-negative stiffness in N/m", Range::NonNegative);
+    const Node& stiffness = f.required("stiffness", "a stiffness in N/m");
+    s.stiffness = r_.number(stiffness, f.at("stiffness"), "a non-negative stiffness in N/m",
+                            Range::NonNegative);
+    for (const int b : {s.body_a, s.body_b})
+      if (b >= 0 && m.bodies[static_cast<std::size_t>(b)].kind == BodyKind::Kinematic &&
+          !(s.stiffness > 0.0))
+        r_.fail(f.at("stiffness"),
+                "expected a positive stiffness in N/m for a spring on kinematic body " +
+                    shown(m.bodies[static_cast<std::size_t>(b)].name) +
+                    " (its prescribed velocity enters through the damping), got " +
+                    describe(stiffness),
+                &stiffness);
     if (const Node* n = f.get("damping"))
       s.damping =
           r_.number(*n, f.at("damping"), "a non-negative damping in N s/m", Range::NonNegative);

@@ -29,10 +29,11 @@ std::string shown(std::string_view text) {
   return "'" + std::string(text.substr(0, kMaxShownChars)) + "...'";
 }
 
+// Line 0 is an empty file: no line to point at.
 [[noreturn]] void fail(const std::string& file, std::string_view field, const std::string& what,
                        int line) {
-  throw SceneError(file + ": " + std::string(field) + ": " + what + " (line " +
-                   std::to_string(line) + ")");
+  throw SceneError(file + ": " + std::string(field) + ": " + what +
+                   (line > 0 ? " (line " + std::to_string(line) + ")" : std::string()));
 }
 
 std::string readFile(const std::string& path, const char* kind) {

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "subsim/math/so3.hpp"
 
@@ -149,6 +150,7 @@ class Loader {
              "expected unique link names, got a second link named " + inQuotes(name), e->Row());
       link_rows_[name] = e->Row();
       link_order_.push_back(name);
+      checkInertial(*e, linkPath(name));
       checkCollisionGeometry(*e, linkPath(name));
       checkNumbers(*e, linkPath(name));
     }
@@ -270,7 +272,29 @@ class Loader {
         fail(path, std::string(expected) + ", got <" + shown(tag) + ">", shape->Row());
       if (shape->NextSiblingElement() != nullptr)
         fail(path, std::string(expected) + ", got several", shape->Row());
+      // Nor does it say when it drops one for a missing size.
+      static const std::map<std::string, std::vector<const char*>> kRequired = {
+          {"box", {"size"}},
+          {"sphere", {"radius"}},
+          {"cylinder", {"radius", "length"}},
+          {"mesh", {"filename"}}};
+      for (const char* a : kRequired.at(tag))
+        if (shape->Attribute(a) == nullptr)
+          fail(path + "." + tag + "." + a,
+               "expected the " + tag + "'s " + a + (tag == "mesh" ? "" : " in m") + ", got nothing",
+               shape->Row());
     }
+  }
+
+  // urdfdom reads an <inertial> without <mass value> as a massless link, silently.
+  void checkInertial(const TiXmlElement& link, const std::string& link_path) {
+    const TiXmlElement* inertial = link.FirstChildElement("inertial");
+    if (inertial == nullptr) return;
+    const TiXmlElement* mass = inertial->FirstChildElement("mass");
+    if (mass == nullptr || mass->Attribute("value") == nullptr)
+      fail(link_path + ".inertial.mass.value",
+           "expected the link's mass in kg, got nothing (a link without <inertial> is massless)",
+           (mass != nullptr ? mass : inertial)->Row());
   }
 
   // Every numeric attribute: the right count of numbers, all finite.

@@ -36,6 +36,53 @@ bool simulated(BodyKind kind) {
   return kind == BodyKind::Dynamic || kind == BodyKind::Articulated;
 }
 
+// What of the assembled problem is not finite, "" when all is: finite but huge inputs (a gravity,
+// velocity or mass near the largest double, a huge time step) overflow in b = M v + h f or in e.
+// Only b and e are scanned: they are as long as the DOF and rows, where A can be megabytes.
+std::string nonFiniteProblem(const StepProblem& p, const Partition& part, const Model& model) {
+  std::ostringstream why;
+  for (int s = 0; s < part.numSubsystems(); ++s) {
+    const Subsystem& sub = p.subsystems[s];
+    bool finite = true;
+    for (int i = 0; i < sub.dof; ++i) finite = finite && std::isfinite(p.b[sub.dof_offset + i]);
+    if (finite) continue;
+    why << "the momentum of ";
+    if (!part.bodies[s].empty()) {
+      // A subsystem may group several bodies (cable segments): name the first that overflowed.
+      int culprit = part.bodies[s].front();
+      for (int body : part.bodies[s]) {
+        const int o = sub.dof_offset + part.offset_in_subsystem[body];
+        bool body_finite = true;
+        for (int i = 0; i < 6; ++i) body_finite = body_finite && std::isfinite(p.b[o + i]);
+        if (!body_finite) {
+          culprit = body;
+          break;
+        }
+      }
+      why << "body '" << model.bodies[culprit].name << "'";
+    } else if (part.robot_of_subsystem[s] >= 0) {
+      why << "robot '" << model.robots[part.robot_of_subsystem[s]].name << "'";
+    } else {
+      const int piece = part.piece_of_subsystem[s];
+      for (const DeformableBody& d : model.deformables)
+        if (piece >= d.first_piece && piece < d.first_piece + d.numPieces())
+          why << "deformable '" << d.name << "'";
+    }
+    why << " is not finite (a force, velocity or mass times the time step overflows a double)";
+    return why.str();
+  }
+  for (size_t j = 0; j < p.constraints.size(); ++j) {
+    const Constraint& c = p.constraints[j];
+    for (int r = 0; r < c.rows; ++r)
+      if (!std::isfinite(p.e[c.row_offset + r])) {
+        why << "the error term of " << constraintTypeName(c.type) << " constraint " << j
+            << " is not finite (a position or velocity overflows a double)";
+        return why.str();
+      }
+  }
+  return {};
+}
+
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -158,38 +205,56 @@ std::string World::checkDivergence(double max_penetration) const {
   std::ostringstream why;
   for (int b = 0; b < state_.numBodies(); ++b) {
     if (!simulated(model_.bodies[b].kind)) continue;
-    const bool finite =
-        state_.pose[b].position.allFinite() && state_.pose[b].orientation.coeffs().allFinite() &&
-        state_.linear_velocity[b].allFinite() && state_.angular_velocity[b].allFinite();
-    if (!finite) {
-      why << "body '" << model_.bodies[b].name << "' has a non-finite state";
+    // Every non-finite quantity is named: which one went first hints at the cause (a huge force
+    // shows in the velocity, a huge time step with a finite velocity in the position).
+    std::string quantities;
+    const auto add = [&quantities](bool finite, const char* quantity) {
+      if (!finite) quantities += (quantities.empty() ? "" : ", ") + std::string(quantity);
+    };
+    add(state_.pose[b].position.allFinite(), "position");
+    add(state_.pose[b].orientation.coeffs().allFinite(), "orientation");
+    add(state_.linear_velocity[b].allFinite(), "velocity");
+    add(state_.angular_velocity[b].allFinite(), "angular velocity");
+    if (!quantities.empty()) {
+      why << "body '" << model_.bodies[b].name << "' has a non-finite " << quantities;
       return why.str();
     }
     const double speed = state_.linear_velocity[b].norm();
     if (speed > settings_.max_speed) {
       why << "body '" << model_.bodies[b].name << "' moves at " << speed << " m/s (limit "
-          << settings_.max_speed << ")";
+          << settings_.max_speed << " m/s)";
       return why.str();
     }
   }
   for (size_t d = 0; d < model_.deformables.size(); ++d) {
     const DeformableBody& body = model_.deformables[d];
     for (int k = body.first_piece; k < body.first_piece + body.numPieces(); ++k) {
-      if (!state_.fem_x[k].allFinite() || !state_.fem_v[k].allFinite()) {
-        why << "deformable '" << body.name << "' has a non-finite state";
+      const bool x = state_.fem_x[k].allFinite(), v = state_.fem_v[k].allFinite();
+      if (!x || !v) {
+        why << "deformable '" << body.name << "' has a non-finite "
+            << (!x && !v ? "node position, node velocity"
+                : !x     ? "node position"
+                         : "node velocity");
         return why.str();
       }
       const double speed = state_.fem_v[k].cwiseAbs().maxCoeff();
       if (speed > settings_.max_speed) {
         why << "a node of deformable '" << body.name << "' moves at " << speed
-            << " m/s along an axis (limit " << settings_.max_speed << ")";
+            << " m/s along an axis (limit " << settings_.max_speed << " m/s)";
         return why.str();
       }
     }
   }
   if (max_penetration > penetration_limit_) {
-    why << "penetration " << max_penetration << " m exceeds the limit " << penetration_limit_
-        << " m";
+    const auto body = [this](int b) { return "'" + model_.bodies[b].name + "'"; };
+    why << "penetration " << max_penetration << " m";
+    if (deepest_.deformable >= 0 && deepest_.body_b >= 0)
+      why << " between deformable '" << model_.deformables[deepest_.deformable].name
+          << "' and body " << body(deepest_.body_b);
+    else if (deepest_.body_a >= 0 && deepest_.body_b >= 0)
+      why << " between bodies " << body(deepest_.body_a) << " and " << body(deepest_.body_b);
+    why << " exceeds the limit " << penetration_limit_ << " m"
+        << (settings_.penetration_limit > 0.0 ? "" : " (half the smallest dynamic shape)");
     return why.str();
   }
   return {};
@@ -224,15 +289,31 @@ StepReport World::step() {
     return !std::binary_search(joined_bodies_.begin(), joined_bodies_.end(), key);
   };
   detector_->detect(objects_, filter, contacts_);
+  deepest_ = DeepestContact{};
   for (const ContactPoint& c : contacts_)
-    report.max_penetration = std::max(report.max_penetration, -c.geometry.gap);
+    if (-c.geometry.gap > report.max_penetration) {
+      report.max_penetration = -c.geometry.gap;
+      deepest_ = {model_.shapes[c.object_a].body, model_.shapes[c.object_b].body, -1};
+    }
   deformable_collider_->collide(model_, state_, objects_, h, deformable_contacts_);
   for (const DeformableShapeContact& c : deformable_contacts_)
-    report.max_penetration = std::max(report.max_penetration, -c.geometry.gap);
+    if (-c.geometry.gap > report.max_penetration) {
+      report.max_penetration = -c.geometry.gap;
+      deepest_ = {-1, model_.shapes[c.shape].body, c.deformable};
+    }
 
   // 2. assemble, with the warm start mapped by key
   assembler_.assemble(model_, partition_, state_, forces_, contacts_, h, problem_,
                       &deformable_contacts_);
+  // No solver can take a non-finite problem: the step diverges here, the state stays as it was.
+  if (std::string why = nonFiniteProblem(problem_, partition_, model_); !why.empty()) {
+    report.contacts = problem_.numContacts();
+    report.constraints = problem_.numConstraints();
+    report.divergence = std::move(why);
+    report.diverged = diverged_ = true;
+    report.step_ms = msSince(t_step);
+    return report;
+  }
   assert(problem_.check().empty());
   warmStart();
   warm_start_.vhat = solution_.vhat;

@@ -122,6 +122,14 @@ class World {
   RobotKinematics robot_kinematics_;
   VecX robot_vhat_, robot_q_next_;
   MatX robot_jacobian_;
+  // The deepest contact of the last collision pass, so that a penetration failure can name it:
+  // two bodies (body_b -1: none), or a deformable (index) and body_b.
+  struct DeepestContact {
+    int body_a = -1;
+    int body_b = -1;
+    int deformable = -1;
+  };
+  DeepestContact deepest_;
   std::vector<std::pair<std::uint64_t, int>> previous_keys_;  // sorted (key, row offset)
   VecX previous_lambda_;
   bool diverged_ = false;
