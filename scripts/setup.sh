@@ -7,6 +7,7 @@ PACKAGES=(
   libeigen3-dev libhdf5-dev libcli11-dev libyaml-cpp-dev nlohmann-json3-dev liburdfdom-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libmujoco-dev
+  clang-14 libclang-rt-14-dev libomp-14-dev llvm-14
   python3 python3-matplotlib
 )
 missing=()

@@ -239,7 +239,9 @@ TEST(Articulation, BiasForcesSatisfyLagrangesEquations) {
   // perturbations along q (+) eps e_k do not commute, which adds (dT/domega) x omega.
   std::mt19937 rng(3);
   const double eps = 1e-6;
-  for (const auto& [name, a] : models()) {
+  for (const auto& model : models()) {
+    const std::string& name = model.first;
+    const Articulation& a = model.second;  // a plain reference: lambdas capture it
     SCOPED_TRACE(name);
     for (int trial = 0; trial < 3; ++trial) {
       const VecX q = randomConfiguration(a, rng);
@@ -267,7 +269,9 @@ TEST(Articulation, BiasForcesSatisfyLagrangesEquations) {
 
 TEST(Articulation, GravityIsPotentialEnergyGradient) {
   std::mt19937 rng(4);
-  for (const auto& [name, a] : models()) {
+  for (const auto& model : models()) {
+    const std::string& name = model.first;
+    const Articulation& a = model.second;  // a plain reference: lambdas capture it
     SCOPED_TRACE(name);
     for (int trial = 0; trial < 3; ++trial) {
       const VecX q = randomConfiguration(a, rng);
@@ -393,7 +397,9 @@ TEST(Articulation, FreeMotionConservesEnergy) {
   // Classical RK4 on (q, v) (the quaternion as four numbers): mass matrix, bias forces and the
   // floating joint's conventions all have to agree for the energy to stay put to ~1e-9.
   std::mt19937 rng(7);
-  for (const auto& [name, a] : models()) {
+  for (const auto& model : models()) {
+    const std::string& name = model.first;
+    const Articulation& a = model.second;  // a plain reference: lambdas capture it
     SCOPED_TRACE(name);
     VecX q = randomConfiguration(a, rng);
     VecX v = randomVector(a.nv(), rng, 2.0);

@@ -196,9 +196,8 @@ double portableAtan2(double y, double x) {
   if (std::isinf(y)) return withSignOfY(kPiOver2);
   const int k = biasedExponent(y) - biasedExponent(x);
   double z;
-  if (k > 60) {
-    z = kPiOver2 + 0.5 * kPiLo;  // |y / x| > 2^60
-  } else if (x < 0.0 && k < -60) {
+  if (k > 60) return withSignOfY(kPiOver2 + 0.5 * kPiLo);  // |y / x| > 2^60, whatever x's sign
+  if (x < 0.0 && k < -60) {
     z = 0.0;  // |y| / |x| < 2^-60 with x < 0: the answer is +-pi
   } else {
     z = portableAtan(std::fabs(y / x));

@@ -70,6 +70,21 @@ Model buildPendulumScene(const ScenarioParams& p) {
     m.addJointAtWorld(JointType::Ball, body, previous, pivot + k * length * down);
     previous = body;
   }
+  // An optional load: a sphere `load` times one link's mass, as dense as steel, on a ball joint
+  // at the chain's end (the mass-ratio test of a chain holding a heavy body).
+  const double load = p.get("load");
+  if (load > 0.0) {
+    const double load_mass = load * mass;
+    const double load_radius = std::cbrt(3.0 * load_mass / (4.0 * std::numbers::pi * 7850.0));
+    const Shape sphere = Shape::sphere(load_radius);
+    Body b = namedBody("load", BodyKind::Dynamic, load_mass);
+    b.inertia = sphere.unitDensityInertia(load_mass);
+    const Vec3 end = pivot + links * length * down;
+    b.initial_pose = Pose{end + load_radius * down, Quat::Identity()};
+    const int body = m.addBody(b);
+    m.addShape(body, sphere, Pose(), 0.5);
+    m.addJointAtWorld(JointType::Ball, body, previous, end);
+  }
   return m;
 }
 

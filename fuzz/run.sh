@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS each (fuzz/README.md), one per core, from a working copy of
+# its seed corpus; a crash, leak or timeout input lands in the build folder as crash-*, leak-* or
+# timeout-* and fails the script.
+#   bash fuzz/run.sh BUILD_DIR SECONDS [TARGET...]
+set -euo pipefail
+build="$1"
+seconds="$2"
+shift 2
+here="$(cd "$(dirname "$0")" && pwd)"
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(fuzz_scene_file fuzz_urdf fuzz_tet_mesh fuzz_problem_file fuzz_recording)
+jobs=$(nproc)
+# alloc_dealloc_mismatch=0: see SANITIZE_ENV in the Makefile.
+export ASAN_OPTIONS=detect_leaks=1:alloc_dealloc_mismatch=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export ASAN_SYMBOLIZER_PATH=/usr/bin/llvm-symbolizer-14
+status=0
+run_one() {
+  local t="$1"
+  local work="$build/fuzz-work/$t"
+  mkdir -p "$work/corpus" "$work/artifacts"
+  cp -n "$here/corpus/$t/"* "$work/corpus/" 2>/dev/null || true
+  # -timeout: an input that takes 10 s is a hang; -rss_limit_mb: a 2 GB allocation is a defect.
+  "$build/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    -artifact_prefix="$work/artifacts/" -print_final_stats=1 "$work/corpus" \
+    > "$work/log.txt" 2>&1
+}
+pids=()
+names=()
+for t in "${targets[@]}"; do
+  run_one "$t" &
+  pids+=($!)
+  names+=("$t")
+  if [ ${#pids[@]} -ge "$jobs" ]; then
+    wait "${pids[0]}" || { echo "fuzz: ${names[0]} FAILED (see $build/fuzz-work/${names[0]}/log.txt)"; status=1; }
+    pids=("${pids[@]:1}")
+    names=("${names[@]:1}")
+  fi
+done
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || { echo "fuzz: ${names[$i]} FAILED (see $build/fuzz-work/${names[$i]}/log.txt)"; status=1; }
+done
+for t in "${targets[@]}"; do
+  log="$build/fuzz-work/$t/log.txt"
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+  secs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | grep -o 'in [0-9]*' | grep -o '[0-9]*' || echo "?")
+  echo "fuzz: $t: $runs executions in ${secs:-?} s, corpus $(ls "$build/fuzz-work/$t/corpus" | wc -l) inputs"
+done
+exit $status
