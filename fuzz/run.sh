@@ -11,8 +11,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(fuzz_scene_file fuzz_urdf fuzz_tet_mesh fuzz_problem_file fuzz_recording)
 jobs=$(nproc)
-# alloc_dealloc_mismatch=0: see SANITIZE_ENV in the Makefile.
-export ASAN_OPTIONS=detect_leaks=1:alloc_dealloc_mismatch=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# alloc_dealloc_mismatch=0 and allocator_may_return_null=1: see SANITIZE_ENV in the Makefile.
+export ASAN_OPTIONS=detect_leaks=1:alloc_dealloc_mismatch=0:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_SYMBOLIZER_PATH=/usr/bin/llvm-symbolizer-14
 status=0
 run_one() {

@@ -1031,8 +1031,81 @@ std::string defaultName(const std::string& source_name) {
   return stem.empty() ? std::string("unnamed") : stem;
 }
 
+// yaml-cpp 0.7 loops for ever, allocating, when a root that is not a block collection (a scalar,
+// a flow collection, a tag or anchor) is followed by a ',' token: ",x", "'a' ,", "{a: 1} ,",
+// "a #c\n," (found by fuzz/fuzz_scene_file).  A scene's root is a block map anyway, so the text
+// is checked before yaml-cpp sees it: the first content must be a block map key or a block
+// sequence (which yaml-cpp rejects with its own message), and one document only, since a second
+// one can start with the same ','.  Returns without a verdict on anything else.
+void checkYamlRoot(const Reader& reader, const std::string& text) {
+  std::size_t line_start = 0;
+  int line_number = 0, documents = 0;
+  bool content_seen = false, document_ended = false;
+  while (line_start < text.size()) {
+    std::size_t line_end = text.find('\n', line_start);
+    if (line_end == std::string::npos) line_end = text.size();
+    std::string line = text.substr(line_start, line_end - line_start);
+    line_start = line_end + 1;
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const bool marker = (line.rfind("---", 0) == 0 || line.rfind("...", 0) == 0) &&
+                        (line.size() == 3 || line[3] == ' ' || line[3] == '\t');
+    std::size_t column_offset = 0;  // columns cut from the line (a marker's)
+    if (marker) {
+      column_offset = 3;
+      // "---" after content starts a document; "..." ends one, and any content after it does.
+      if (content_seen && line[0] == '-') ++documents;
+      document_ended = content_seen && line[0] == '.';
+      line = line.substr(3);
+    } else if (!content_seen && !line.empty() && line[0] == '%') {
+      continue;  // a directive
+    }
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    if (content_seen) {
+      if (document_ended) {
+        ++documents;
+        document_ended = false;
+      }
+      continue;
+    }
+    content_seen = true;
+    const char c = line[first];
+    const bool sequence = c == '-' && (first + 1 == line.size() || line[first + 1] == ' ');
+    // A block map key: plain or quoted text, then ':' and a space or the line's end.
+    std::size_t key_end = first;
+    if (c == '\'' || c == '"') {
+      key_end = line.find(c, first + 1);
+      while (c == '\'' && key_end != std::string::npos && key_end + 1 < line.size() &&
+             line[key_end + 1] == '\'')
+        key_end = line.find(c, key_end + 2);  // '' is a quote inside single quotes
+      if (key_end != std::string::npos) key_end = line.find_first_not_of(" \t", key_end + 1);
+    } else if (std::string_view(",[]{}#&*!|>%@`?:-").find(c) == std::string_view::npos) {
+      key_end = line.find(':', first);
+      while (key_end != std::string::npos && key_end + 1 < line.size() &&
+             line[key_end + 1] != ' ' && line[key_end + 1] != '\t')
+        key_end = line.find(':', key_end + 1);
+    } else {
+      key_end = std::string::npos;
+    }
+    const bool key =
+        key_end != std::string::npos && key_end < line.size() && line[key_end] == ':' &&
+        (key_end + 1 == line.size() || line[key_end + 1] == ' ' || line[key_end + 1] == '\t');
+    if (!sequence && !key)
+      throw SceneError(reader.source() +
+                       ": top level: expected a map of scene settings with a bodies list (see "
+                       "docs/scene-format.md) as KEY: VALUE lines, got '" +
+                       line.substr(first, 40) + "' (line " + std::to_string(line_number) +
+                       ", column " + std::to_string(first + column_offset + 1) + ")");
+  }
+  if (documents > 0)
+    throw SceneError(reader.source() + ": top level: expected a single YAML document, got " +
+                     std::to_string(documents + 1) + " (separated by ---)");
+}
+
 SceneFile parseDocuments(const Reader& reader, const std::string& yaml_text,
                          const std::string& source_name) {
+  checkYamlRoot(reader, yaml_text);
   std::vector<Node> documents;
   try {
     documents = YAML::LoadAll(yaml_text);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "subsim/io/utf8_check.hpp"
 #include "subsim/math/so3.hpp"
 
 namespace subsim {
@@ -119,6 +121,14 @@ class Loader {
   void checkXml(const std::string& xml) {
     if (xml.find('\0') != std::string::npos)
       fail("document", "expected XML text, got a NUL byte (a binary file?)");
+    if (const std::size_t bad = firstInvalidUtf8(xml); bad != std::string::npos) {
+      char byte[8];
+      std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(xml[bad]));
+      fail("document",
+           "expected UTF-8 text, got the byte " + std::string(byte) + " at offset " +
+               std::to_string(bad) + " (save the file as UTF-8)",
+           lineOfOffset(xml, bad));
+    }
     checkNesting(xml);
     TiXmlDocument doc;
     doc.Parse(xml.c_str(), nullptr, TIXML_ENCODING_UTF8);
