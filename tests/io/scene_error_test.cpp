@@ -111,7 +111,7 @@ const std::vector<ErrorCase> kCases = {
     {"UnknownFrictionKey", scene("friction: [{a: ball, b: ground, mu: 1, mu2: 1}]"),
      "friction[0].mu2", "expected one of: a, b, mu"},
     {"DuplicateKey", scene("dt: 0.1\ndt: 0.2"), "dt", "duplicate key"},
-    {"NonTextKey", scene("[1, 2]: 3"), "top level", "expected text keys"},
+    {"NonTextKey", scene("dt: 0.01\n[1, 2]: 3"), "top level", "expected text keys"},
 
     // Missing required fields.
     {"MissingBodies", "dt: 0.1\n", "bodies", "missing, expected a list of bodies"},
@@ -372,7 +372,12 @@ const std::vector<ErrorCase> kCases = {
     {"CommentsOnly", "# nothing here\n\n", "top level", "got an empty file"},
     {"TopLevelList", "- name: ball\n- name: ground\n", "top level",
      "expected a map of scene settings with a bodies list"},
-    {"TopLevelScalar", "hello", "top level", "got hello"},
+    // Checked before yaml-cpp, which loops on some non-map roots ("hello #c" then ",").
+    {"TopLevelScalar", "hello", "top level", "as KEY: VALUE lines, got 'hello' (line 1, column 1)"},
+    {"TopLevelFlowThenComma", "[a] ,", "top level", "got '[a] ,' (line 1, column 1)"},
+    {"TopLevelAfterMarker", "--- ,bodies: []", "top level", "got ',bodies: []' (line 1, column 5)"},
+    {"DocumentAfterEnd", scene("") + "...\n,", "top level",
+     "expected a single YAML document, got 2"},
     {"TwoDocuments", scene("") + "---\n" + scene(""), "top level",
      "expected a single YAML document, got 2"},
 };
