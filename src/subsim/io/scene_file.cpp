@@ -1103,9 +1103,66 @@ void checkYamlRoot(const Reader& reader, const std::string& text) {
                      std::to_string(documents + 1) + " (separated by ---)");
 }
 
+// The other form of the same yaml-cpp loop: a ',' in block context that starts a token ("key:
+// value\n   , other:" hung as well as a root "'a' ,").  Outside flow collections YAML allows a
+// comma only inside a scalar, so one at the start of a token (first on its line, after a space,
+// or right after a closing quote or bracket) is refused; "a,b" and "[a, b]" pass.
+void checkBlockCommas(const Reader& reader, const std::string& text) {
+  int depth = 0, line = 1, column = 0;
+  char quote = 0;
+  bool comment = false;
+  char previous = '\n';  // the last character outside quotes and comments, '\n' at a line start
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    ++column;
+    if (c == '\n') {
+      ++line;
+      column = 0;
+      comment = false;
+      if (quote == 0) previous = '\n';
+      continue;
+    }
+    if (comment) continue;
+    if (quote != 0) {
+      if (quote == '"' && c == '\\') {
+        ++i;  // an escaped character
+        ++column;
+      } else if (c == quote) {
+        if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+          ++i;  // '' inside single quotes
+          ++column;
+        } else {
+          quote = 0;
+          previous = c;
+        }
+      }
+      continue;
+    }
+    const bool token_start = previous == '\n' || previous == ' ' || previous == '\t';
+    if (c == '#' && token_start) {
+      comment = true;
+      continue;
+    }
+    if ((c == '\'' || c == '"') && (token_start || depth > 0 || previous == ':')) {
+      quote = c;
+      continue;
+    }
+    if ((c == '[' || c == '{') && (token_start || depth > 0 || previous == ':')) ++depth;
+    if ((c == ']' || c == '}') && depth > 0) --depth;
+    if (c == ',' && depth == 0 &&
+        (token_start || previous == '\'' || previous == '"' || previous == ']' || previous == '}'))
+      throw SceneError(reader.source() + ": line " + std::to_string(line) + ", column " +
+                       std::to_string(column) +
+                       ": YAML syntax error: a ',' outside [ ] or { } (write lists as [a, b], "
+                       "or quote text that holds a comma)");
+    previous = c;
+  }
+}
+
 SceneFile parseDocuments(const Reader& reader, const std::string& yaml_text,
                          const std::string& source_name) {
   checkYamlRoot(reader, yaml_text);
+  checkBlockCommas(reader, yaml_text);
   std::vector<Node> documents;
   try {
     documents = YAML::LoadAll(yaml_text);
