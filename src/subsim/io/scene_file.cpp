@@ -1103,15 +1103,20 @@ void checkYamlRoot(const Reader& reader, const std::string& text) {
                      std::to_string(documents + 1) + " (separated by ---)");
 }
 
-// The other form of the same yaml-cpp loop: a ',' in block context that starts a token ("key:
-// value\n   , other:" hung as well as a root "'a' ,").  Outside flow collections YAML allows a
-// comma only inside a scalar, so one at the start of a token (first on its line, after a space,
-// or right after a closing quote or bracket) is refused; "a,b" and "[a, b]" pass.
+// The other form of the same yaml-cpp loop: a ',' in block context where a node starts or right
+// after one ends ("key: value\n   , other:" hung as well as a root "'a' ,").  Outside flow
+// collections YAML allows a comma only inside a scalar, so such a comma is refused.  A small
+// scanner tells node starts (a line's start, after ': ', '- ', '? ', after a tag or an anchor;
+// in a flow collection after '[', '{', ',' and ':') from the inside of plain scalars, where '[',
+// quotes and commas are ordinary text ("q' [[," is one scalar).
 void checkBlockCommas(const Reader& reader, const std::string& text) {
   int depth = 0, line = 1, column = 0;
   char quote = 0;
   bool comment = false;
-  char previous = '\n';  // the last character outside quotes and comments, '\n' at a line start
+  bool node_start = true;   // a node may start at the next non-blank character
+  bool after_node = false;  // a quoted scalar or flow collection has just ended
+  bool in_property = false, in_plain = false;
+  char previous = '\n';
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     ++column;
@@ -1119,7 +1124,11 @@ void checkBlockCommas(const Reader& reader, const std::string& text) {
       ++line;
       column = 0;
       comment = false;
-      if (quote == 0) previous = '\n';
+      if (quote == 0) {
+        node_start = true;
+        after_node = in_property = in_plain = false;
+        previous = '\n';
+      }
       continue;
     }
     if (comment) continue;
@@ -1133,28 +1142,55 @@ void checkBlockCommas(const Reader& reader, const std::string& text) {
           ++column;
         } else {
           quote = 0;
-          previous = c;
+          after_node = true;
         }
       }
+      previous = c;
       continue;
     }
-    const bool token_start = previous == '\n' || previous == ' ' || previous == '\t';
-    if (c == '#' && token_start) {
+    const bool blank = c == ' ' || c == '\t';
+    if (blank) {
+      in_property = false;  // a tag or anchor ended: the node itself may follow
+      previous = c;
+      continue;
+    }
+    if (c == '#' && (previous == ' ' || previous == '\t' || previous == '\n')) {
       comment = true;
       continue;
     }
-    if ((c == '\'' || c == '"') && (token_start || depth > 0 || previous == ':')) {
-      quote = c;
-      continue;
-    }
-    if ((c == '[' || c == '{') && (token_start || depth > 0 || previous == ':')) ++depth;
-    if ((c == ']' || c == '}') && depth > 0) --depth;
-    if (c == ',' && depth == 0 &&
-        (token_start || previous == '\'' || previous == '"' || previous == ']' || previous == '}'))
+    const bool next_blank =
+        i + 1 >= text.size() || text[i + 1] == ' ' || text[i + 1] == '\t' || text[i + 1] == '\n';
+    if (c == ',' && depth == 0 && (node_start || after_node))
       throw SceneError(reader.source() + ": line " + std::to_string(line) + ", column " +
                        std::to_string(column) +
                        ": YAML syntax error: a ',' outside [ ] or { } (write lists as [a, b], "
                        "or quote text that holds a comma)");
+    if (in_plain && depth > 0 && (c == ',' || c == ']' || c == '}' || c == ':')) in_plain = false;
+    if (!in_plain && !in_property) {
+      if (node_start && (c == '\'' || c == '"')) {
+        quote = c;
+        node_start = false;
+      } else if (node_start && (c == '[' || c == '{')) {
+        ++depth;  // node_start stays: the collection's first entry may follow
+      } else if ((c == ']' || c == '}') && depth > 0) {
+        --depth;
+        node_start = false;
+        after_node = depth == 0;
+      } else if (depth > 0 && (c == ',' || c == ':')) {
+        node_start = true;
+      } else if (depth == 0 && (c == ':' || c == '-' || c == '?') && next_blank) {
+        node_start = true;
+        after_node = false;
+      } else if (node_start && (c == '!' || c == '&')) {
+        in_property = true;  // node_start stays for the node after the property
+      } else if (!after_node) {
+        in_plain = true;  // a plain scalar or an alias
+        node_start = false;
+      }  // else text glued to a quoted scalar or collection ("a"b): still just after that node
+    } else if (in_plain && depth == 0 && c == ':' && next_blank) {
+      in_plain = false;  // "key: " ends the key; the value may follow
+      node_start = true;
+    }
     previous = c;
   }
 }
