@@ -602,6 +602,18 @@ TEST_F(CorruptProblemFile, CheckFailureNamesTheProblem) {
                                "not symmetric"});
 }
 
+TEST_F(CorruptProblemFile, SharedAttachmentsAreRefused) {
+  // In range for every index check, but constraint 1 reuses constraint 0's attachments: SubADMM
+  // sizes its per-attachment workspaces by the layout and wrote past them (fuzz_problem_file).
+  ASSERT_GE(problem().constraints.size(), 2u);
+  subsim::DoubleBuffer first;
+  for (const Constraint& c : problem().constraints) first.push_back(c.first_attachment);
+  first[1] = first[0];
+  rewrite("constraint_first_attachment", first, 0, true);
+  expectReadError(file_.path,
+                  {"is not a valid StepProblem: ", "constraint 1: inconsistent layout"});
+}
+
 // Every index field set to values around and beyond its valid range, and every dataset cut
 // short or emptied: the reader must throw std::runtime_error (or, for the few values that are
 // still consistent, succeed), never crash or throw anything else.  Each corruption starts from

@@ -198,12 +198,19 @@ std::string StepProblem::check() const {
   }
   if (dof != numDof() || a_size != a_data.size()) return "subsystem sizes do not add up";
   int rows = 0;
+  // Attachments follow their constraints in order, each owned by one (addConstraint's layout):
+  // solvers size per-attachment workspaces by that, so a shared or skipped attachment (possible
+  // in a problem file) would make them write past their buffers (found by fuzz_problem_file).
+  long long next_attachment = 0;
   for (int j = 0; j < numConstraints(); ++j) {
     const Constraint& c = constraints[j];
-    if (c.rows <= 0 || c.row_offset != rows || c.num_attachments <= 0) {
+    if (c.rows <= 0 || c.row_offset != rows || c.num_attachments <= 0 ||
+        c.first_attachment != next_attachment ||
+        next_attachment + c.num_attachments > static_cast<long long>(attachments.size())) {
       err << "constraint " << j << ": inconsistent layout";
       return err.str();
     }
+    next_attachment += c.num_attachments;
     if (c.type == ConstraintType::Contact && (c.rows != 3 || !(c.mu >= 0.0))) {
       err << "constraint " << j << ": a contact needs 3 rows and mu >= 0";
       return err.str();
@@ -220,6 +227,8 @@ std::string StepProblem::check() const {
   }
   if (rows != numRows() || soft_k.size() != e.size() || soft_c.size() != e.size())
     return "constraint rows do not add up";
+  if (next_attachment != static_cast<long long>(attachments.size()))
+    return "attachments do not add up";
   for (double v : e)
     if (!std::isfinite(v)) return "e not finite";
   return checkTreeStructure();
