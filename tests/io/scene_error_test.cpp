@@ -384,6 +384,13 @@ const std::vector<ErrorCase> kCases = {
      "a ',' outside [ ] or { }"},
     {"CommaInAPlainScalarWithBrackets", "name: q' [[a, b\nbodies: []", "bodies",
      "expected a non-empty list of bodies"},
+    {"CommaAfterACommentGluedToAQuote", "name: \"\"#: [\n,", "line 2, column 1",
+     "a ',' outside [ ] or { }"},
+    {"ControlCharacter",
+     std::string("name: a\x01"
+                 "b\n"),
+     "", "line 1: expected YAML text, got the control character 0x01"},
+    {"NotUtf8", "name: caf\xe9\n", "", "line 1: expected UTF-8 text, got the byte 0xe9"},
     {"DocumentAfterEnd", scene("") + "...\n,", "top level",
      "expected a single YAML document, got 2"},
     {"TwoDocuments", scene("") + "---\n" + scene(""), "top level",

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "subsim/io/urdf_loader.hpp"
+#include "subsim/io/utf8_check.hpp"
 #include "subsim/scenarios/panda_model.hpp"
 
 namespace subsim {
@@ -1038,6 +1040,25 @@ std::string defaultName(const std::string& source_name) {
 // sequence (which yaml-cpp rejects with its own message), and one document only, since a second
 // one can start with the same ','.  Returns without a verdict on anything else.
 void checkYamlRoot(const Reader& reader, const std::string& text) {
+  // YAML is printable Unicode text: control characters (NUL among them) and malformed UTF-8 are
+  // refused here, since yaml-cpp reads a NUL inside a plain scalar as text and then loops on a
+  // comma after it (found by fuzz/fuzz_scene_file).
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f) {
+      char code[8];
+      std::snprintf(code, sizeof code, "0x%02x", b);
+      throw SceneError(reader.source() + ": line " + std::to_string(lineOfOffset(text, i)) +
+                       ": expected YAML text, got the control character " + code +
+                       " (a binary file?)");
+    }
+  }
+  if (const std::size_t bad = firstInvalidUtf8(text); bad != std::string::npos) {
+    char code[8];
+    std::snprintf(code, sizeof code, "0x%02x", static_cast<unsigned char>(text[bad]));
+    throw SceneError(reader.source() + ": line " + std::to_string(lineOfOffset(text, bad)) +
+                     ": expected UTF-8 text, got the byte " + code + " (save the file as UTF-8)");
+  }
   std::size_t line_start = 0;
   int line_number = 0, documents = 0;
   bool content_seen = false, document_ended = false;
@@ -1154,7 +1175,9 @@ void checkBlockCommas(const Reader& reader, const std::string& text) {
       previous = c;
       continue;
     }
-    if (c == '#' && (previous == ' ' || previous == '\t' || previous == '\n')) {
+    // A comment starts after a blank, and (as yaml-cpp reads it) right after a closing quote.
+    if (c == '#' && (previous == ' ' || previous == '\t' || previous == '\n' ||
+                     (after_node && (previous == '"' || previous == '\'')))) {
       comment = true;
       continue;
     }
