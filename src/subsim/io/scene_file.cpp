@@ -1046,18 +1046,15 @@ void checkYamlRoot(const Reader& reader, const std::string& text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto b = static_cast<unsigned char>(text[i]);
     if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f) {
-      char code[8];
-      std::snprintf(code, sizeof code, "0x%02x", b);
       throw SceneError(reader.source() + ": line " + std::to_string(lineOfOffset(text, i)) +
-                       ": expected YAML text, got the control character " + code +
+                       ": expected YAML text, got the control character " + hexByte(text[i]) +
                        " (a binary file?)");
     }
   }
   if (const std::size_t bad = firstInvalidUtf8(text); bad != std::string::npos) {
-    char code[8];
-    std::snprintf(code, sizeof code, "0x%02x", static_cast<unsigned char>(text[bad]));
     throw SceneError(reader.source() + ": line " + std::to_string(lineOfOffset(text, bad)) +
-                     ": expected UTF-8 text, got the byte " + code + " (save the file as UTF-8)");
+                     ": expected UTF-8 text, got the byte " + hexByte(text[bad]) +
+                     " (save the file as UTF-8)");
   }
   std::size_t line_start = 0;
   int line_number = 0, documents = 0;

@@ -122,10 +122,8 @@ class Loader {
     if (xml.find('\0') != std::string::npos)
       fail("document", "expected XML text, got a NUL byte (a binary file?)");
     if (const std::size_t bad = firstInvalidUtf8(xml); bad != std::string::npos) {
-      char byte[8];
-      std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(xml[bad]));
       fail("document",
-           "expected UTF-8 text, got the byte " + std::string(byte) + " at offset " +
+           "expected UTF-8 text, got the byte " + hexByte(xml[bad]) + " at offset " +
                std::to_string(bad) + " (save the file as UTF-8)",
            lineOfOffset(xml, bad));
     }

@@ -1,6 +1,7 @@
 #include "subsim/io/utf8_check.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace subsim {
 
@@ -38,6 +39,12 @@ std::size_t firstInvalidUtf8(const std::string& text) {
     i += length;
   }
   return std::string::npos;
+}
+
+std::string hexByte(char byte) {
+  char code[8];
+  std::snprintf(code, sizeof code, "0x%02x", static_cast<unsigned char>(byte));
+  return code;
 }
 
 int lineOfOffset(const std::string& text, std::size_t offset) {

@@ -12,6 +12,9 @@ namespace subsim {
 /// above U+10FFFF): the offset of the first byte of the bad sequence, or std::string::npos.
 std::size_t firstInvalidUtf8(const std::string& text);
 
+/// A byte as the error messages show it: "0x1b".
+std::string hexByte(char byte);
+
 /// 1-based line of the byte at `offset` (counting '\n').
 int lineOfOffset(const std::string& text, std::size_t offset);
 
