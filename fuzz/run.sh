@@ -11,7 +11,7 @@ seconds="$2"
 shift 2
 here="$(cd "$(dirname "$0")" && pwd)"
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(fuzz_scene_file fuzz_urdf fuzz_tet_mesh fuzz_problem_file fuzz_recording)
+[ ${#targets[@]} -eq 0 ] && targets=(fuzz_scene_file fuzz_urdf fuzz_tet_mesh fuzz_problem_file fuzz_recording fuzz_command_line)
 jobs=$(nproc)
 # alloc_dealloc_mismatch=0 and allocator_may_return_null=1: see SANITIZE_ENV in the Makefile.
 export ASAN_OPTIONS=detect_leaks=1:alloc_dealloc_mismatch=0:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

@@ -19,6 +19,7 @@
 
 #include "bench_table.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "python_plot.hpp"
 #include "scene_loading.hpp"
 #include "subsim/math/fnv1a_hash.hpp"
@@ -43,77 +44,9 @@ double msBetween(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t");
-  if (a == std::string::npos) return {};
-  return s.substr(a, s.find_last_not_of(" \t") - a + 1);
-}
-
-std::vector<std::string> splitCommas(const std::string& text) {
-  std::vector<std::string> items;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) items.push_back(trim(item));
-  if (!text.empty() && text.back() == ',') items.emplace_back();  // getline drops a trailing one
-  return items;
-}
-
 bool badInput(const std::string& message) {
   std::cerr << "subsim: " << message << "\n";
   return false;
-}
-
-/// Positive integers separated by commas, each once; prints what was expected otherwise.
-bool parseIterationList(const std::string& text, std::vector<int>& out) {
-  const std::string expected =
-      "--iterations: expected a comma-separated list of positive integers (e.g. 30,60,90), got '" +
-      text + "'";
-  out.clear();
-  for (const std::string& item : splitCommas(text)) {
-    int value = 0;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
-    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || value <= 0)
-      return badInput(expected);
-    if (std::find(out.begin(), out.end(), value) != out.end())
-      return badInput("--iterations: " + std::to_string(value) + " is listed twice in '" + text +
-                      "'");
-    out.push_back(value);
-  }
-  if (out.empty()) return badInput(expected);
-  return true;
-}
-
-std::string knownSolvers() {
-  std::string known;
-  for (const std::string& n : solverNames()) known += (known.empty() ? "" : ", ") + n;
-  return known;
-}
-
-bool isKnownSolver(const std::string& name) {
-  const std::vector<std::string> names = solverNames();
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-bool parseSolverList(const std::optional<std::string>& text, std::vector<std::string>& out) {
-  if (!text) {
-    out = solverNames();
-    return true;
-  }
-  out.clear();
-  for (const std::string& item : splitCommas(*text)) {
-    if (item.empty())
-      return badInput("--solvers: expected a comma-separated list of solver names (known: " +
-                      knownSolvers() + "), got '" + *text + "'");
-    if (!isKnownSolver(item))
-      return badInput("--solvers: unknown solver '" + item + "' (known: " + knownSolvers() + ")");
-    if (std::find(out.begin(), out.end(), item) != out.end())
-      return badInput("--solvers: '" + item + "' is listed twice");
-    out.push_back(item);
-  }
-  if (out.empty())
-    return badInput("--solvers: expected a comma-separated list of solver names (known: " +
-                    knownSolvers() + "), got '" + *text + "'");
-  return true;
 }
 
 struct RecordedRun {
@@ -133,10 +66,6 @@ struct LoadedScene {
   RecordedRun recorded;
   ProblemFileInfo file_info;
 };
-
-bool isProblemFile(const std::string& spec) {
-  return std::filesystem::path(spec).extension() == ".h5";
-}
 
 /// Reads a problem file into `out`; prints the error and returns false on bad input.
 bool loadProblemFile(const std::string& path, LoadedScene& out) {
@@ -449,18 +378,7 @@ bool saveProblems(const BenchOptions& o, const LoadedScene& scene, const Recorde
 
 int runConvergence(const BenchOptions& o, const LoadedScene& scene,
                    const std::vector<std::string>& solvers) {
-  int iterations = 100;
-  if (o.iterations) {
-    std::vector<int> list;
-    if (!parseIterationList(*o.iterations, list)) return kExitBadInput;
-    if (list.size() != 1) {
-      std::cerr << "subsim: --iterations: --convergence takes a single iteration count (e.g. "
-                   "100), got '"
-                << *o.iterations << "'\n";
-      return kExitBadInput;
-    }
-    iterations = list.front();
-  }
+  const int iterations = singleIterationCount(o.iterations, "--convergence", 100, 100);
   const int run_steps = scene.from_file ? static_cast<int>(scene.recorded.problems.size())
                                         : o.steps.value_or(scene.default_steps);
   const int step = o.step.value_or(std::max(1, run_steps / 2));
@@ -611,128 +529,19 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
   return kExitOk;
 }
 
-}  // namespace
-
-/// `--scaling`: its own sweeps, SubADMM only, one iteration count.
-int runScaling(const BenchOptions& o) {
-  if (!o.scenes.empty()) {
-    badInput("--scaling runs its own sweeps (stir spheres, cable segments): give no scenes");
-    return kExitBadInput;
-  }
-  if (o.solvers || o.problems || o.convergence || o.step || o.newton_iterations ||
-      !o.save_problems.empty() || o.paper_table || o.replay) {
-    badInput(
-        "--scaling measures SubADMM alone: it takes --iterations, --steps, --threads, --output "
-        "and --no-plot only");
-    return kExitBadInput;
-  }
-  int iterations = 60;
-  if (o.iterations) {
-    std::vector<int> list;
-    if (!parseIterationList(*o.iterations, list)) return kExitBadInput;
-    if (list.size() != 1) {
-      badInput("--iterations: --scaling takes a single iteration count (e.g. 60), got '" +
-               *o.iterations + "'");
-      return kExitBadInput;
-    }
-    iterations = list[0];
-  }
-  return runScalingBench(o, iterations);
-}
-
-/// The solvers of the paper's Table I, in its column order (PGS there is the accelerated one).
-constexpr const char* kPaperTableSolvers = "pgs-cg,pj,fadmm,nnewton,subadmm";
-constexpr int kPaperTableReplay = 50;
-// The beam needs 300 SubADMM iterations to complete its run (docs/deformables.md); one count for
-// all three scenes keeps the reference uniform.
-constexpr int kPaperTableReferenceIterations = 300;
-
-int runMatrix(const BenchOptions& o, bool paper_table);
-
-/// `--paper-table`: Table I's scenes, solvers and iteration levels on recorded problems.
-int runPaperTable(const BenchOptions& o) {
-  if (!o.scenes.empty()) {
-    badInput("--paper-table runs the paper's scenes (stir, cable, beam): give no scenes");
-    return kExitBadInput;
-  }
-  if (o.iterations || o.convergence || o.scaling || o.step || o.newton_iterations || o.no_plot ||
-      o.penetration_limit || !o.save_problems.empty()) {
-    badInput(
-        "--paper-table fixes the scenes, the levels 30/60/90 and the replay mode: it takes "
-        "--solvers, --steps, --replay, --threads, --reference-solver, --reference-iterations, "
-        "--format and --output only");
-    return kExitBadInput;
-  }
-  BenchOptions table = o;
-  table.scenes = {"stir", "cable", "beam"};
-  table.solvers = o.solvers.value_or(kPaperTableSolvers);
-  table.iterations = "30,60,90";
-  table.problems = true;
-  table.replay = o.replay.value_or(kPaperTableReplay);
-  table.reference_iterations = o.reference_iterations.value_or(kPaperTableReferenceIterations);
-  return runMatrix(table, true);
-}
-
-int runBench(const BenchOptions& o) {
-  if (o.scaling) return runScaling(o);
-  if (o.paper_table) return runPaperTable(o);
-  return runMatrix(o, false);
-}
-
+/// The scene table and the convergence study, once checkBenchOptions passed.
 int runMatrix(const BenchOptions& o, bool paper_table) {
-  if (o.scenes.empty()) {
-    badInput("bench: give one or more scenes (or --scaling)");
-    return kExitBadInput;
-  }
-  std::vector<std::string> solvers;
-  if (!parseSolverList(o.solvers, solvers)) return kExitBadInput;
-  if (!isKnownSolver(o.reference_solver)) {
-    std::cerr << "subsim: --reference-solver: unknown solver '" << o.reference_solver
-              << "' (known: " << knownSolvers() << ")\n";
-    return kExitBadInput;
-  }
-  if (!o.convergence && (o.step || o.newton_iterations || o.no_plot)) {
-    std::cerr << "subsim: "
-              << (o.step                ? "--step"
-                  : o.newton_iterations ? "--newton-iterations"
-                                        : "--no-plot")
-              << " applies only with --convergence" << (o.no_plot ? " or --scaling" : "") << "\n";
-    return kExitBadInput;
-  }
-  if (o.convergence && o.scenes.size() != 1) {
-    std::cerr << "subsim: --convergence studies one scene, got " << o.scenes.size() << "\n";
-    return kExitBadInput;
-  }
-  if (o.replay && !o.problems) {
-    std::cerr << "subsim: --replay applies only with --problems\n";
-    return kExitBadInput;
-  }
-  if (!o.save_problems.empty() && (!o.problems || o.scenes.size() != 1)) {
-    std::cerr << "subsim: --save-problems records the problems of one scene in --problems mode\n";
-    return kExitBadInput;
-  }
+  const std::vector<std::string> solvers = parseSolverList(o.solvers);
   std::vector<LoadedScene> scenes(o.scenes.size());
   for (size_t i = 0; i < o.scenes.size(); ++i) {
-    if (isProblemFile(o.scenes[i])) {
-      if (!o.problems && !o.convergence) {
-        std::cerr << "subsim: " << o.scenes[i]
-                  << ": a problem file is solved with --problems or --convergence\n";
-        return kExitBadInput;
-      }
-      if (!o.save_problems.empty()) {
-        std::cerr << "subsim: --save-problems needs a scene, not a problem file\n";
-        return kExitBadInput;
-      }
-      if (!loadProblemFile(o.scenes[i], scenes[i])) return kExitBadInput;
-    } else if (!loadValidScene(o.scenes[i], scenes[i])) {
-      return kExitBadInput;
-    }
+    const bool loaded = isProblemFile(o.scenes[i]) ? loadProblemFile(o.scenes[i], scenes[i])
+                                                   : loadValidScene(o.scenes[i], scenes[i]);
+    if (!loaded) return kExitBadInput;
   }
 
   if (o.convergence) return runConvergence(o, scenes.front(), solvers);
 
-  std::vector<int> levels;
-  if (!parseIterationList(o.iterations.value_or("30,60,90"), levels)) return kExitBadInput;
+  const std::vector<int> levels = parseIterationList(o.iterations.value_or("30,60,90"));
   std::ofstream file;
   if (!o.output.empty() && !openOutput("--output", o.output, file)) return kExitBadInput;
 
@@ -828,6 +637,15 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
     }
   }
   return kExitOk;
+}
+
+}  // namespace
+
+int runBench(const BenchOptions& o) {
+  checkBenchOptions(o);  // OptionError reaches main
+  if (o.scaling) return runScalingBench(o, singleIterationCount(o.iterations, "--scaling", 60, 60));
+  if (o.paper_table) return runMatrix(paperTableOptions(o), true);
+  return runMatrix(o, false);
 }
 
 }  // namespace subsim::cli

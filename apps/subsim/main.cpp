@@ -1,244 +1,28 @@
 // subsim: the command line.  `subsim scenarios` lists the built-in scenes; `subsim run SCENE`
 // simulates one; `subsim bench SCENE...` compares solvers (see README.md).
-#include <CLI/CLI.hpp>
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
-#include <functional>
 #include <iostream>
-#include <string>
-#include <system_error>
-#include <vector>
 
+#include "command_line.hpp"
 #include "commands.hpp"
-
-namespace {
-
-// CLI11's own range checks print a double's bounds with 300 digits and call a word that is not a
-// number "not in range"; these say what is expected and echo what was given.
-
-CLI::Validator wholeNumber(long long lowest, long long highest) {
-  return CLI::Validator(
-      [lowest, highest](std::string& text) -> std::string {
-        long long value = 0;
-        const char* end = text.data() + text.size();
-        const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-        if (text.empty() || ec != std::errc() || ptr != end || value < lowest || value > highest)
-          return "expected a whole number from " + std::to_string(lowest) + " to " +
-                 std::to_string(highest) + ", got '" + text + "'";
-        return {};
-      },
-      "N");
-}
-
-/// A finite number for which `ok` holds; `expected` describes it ("a positive time step in s").
-CLI::Validator finiteNumber(std::function<bool(double)> ok, const std::string& expected,
-                            const std::string& type) {
-  return CLI::Validator(
-      [ok, expected](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double value = std::strtod(text.c_str(), &end);
-        if (text.empty() || end == text.c_str() || *end != '\0' || !std::isfinite(value) ||
-            !ok(value))
-          return "expected " + expected + ", got '" + text + "'";
-        return {};
-      },
-      type);
-}
-
-/// One of `names` (CLI::IsMember prints "x not in {a,b}").
-CLI::Validator oneOf(std::vector<std::string> names) {
-  std::string expected;
-  for (size_t i = 0; i < names.size(); ++i)
-    expected += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-  return CLI::Validator(
-      [names, expected](std::string& text) -> std::string {
-        for (const std::string& n : names)
-          if (text == n) return {};
-        return "expected " + expected + ", got '" + text + "'";
-      },
-      "NAME");
-}
-
-/// Checks what CLI11 would otherwise report as "A subcommand is required" (even for a misspelt
-/// command); prints the error and returns false.
-bool knownCommand(int argc, char** argv) {
-  const char* commands = "run, bench or scenarios (subsim --help lists them)";
-  if (argc < 2) {
-    std::cerr << "subsim: expected a command: " << commands << "\n";
-    return false;
-  }
-  const std::string first = argv[1];
-  for (const char* known : {"run", "bench", "scenarios", "-h", "--help", "--help-all"})
-    if (first == known) return true;
-  std::cerr << "subsim: " << (first.rfind('-', 0) == 0 ? "unknown option '" : "unknown command '")
-            << first << "': expected a command first: " << commands << "\n";
-  return false;
-}
-
-}  // namespace
+#include "option_checks.hpp"
 
 int main(int argc, char** argv) {
   using namespace subsim::cli;
-  if (!knownCommand(argc, argv)) return kExitBadInput;
-  CLI::App app{"subsim: contact-rich multibody simulation with subsystem-based ADMM"};
-  app.require_subcommand(1);
-
-  app.add_subcommand("scenarios", "list the built-in scenes");
-
-  RunOptions run;
-  CLI::App* run_cmd = app.add_subcommand("run", "simulate a scene and report its figures");
-  run_cmd
-      ->add_option("scene", run.scene,
-                   "scene file (.yaml) or built-in scene with parameters, e.g. "
-                   "granular:spheres=1000,mu=0.3")
-      ->required();
-  run_cmd->add_option("--solver", run.solver, "solver name")->capture_default_str();
-  run_cmd
-      ->add_option("--iterations", run.iterations,
-                   "iteration cap (default: the scene's, e.g. 300 for beam, else 60)")
-      ->check(wholeNumber(0, 100000000));
-  run_cmd
-      ->add_option("--tolerance", run.tolerance, "stopping residual; 0 runs exactly --iterations")
-      ->check(finiteNumber([](double v) { return v >= 0.0; },
-                           "a residual >= 0 (e.g. 1e-6; 0 runs exactly --iterations)", "TOL"));
-  run_cmd->add_option("--steps", run.steps, "number of steps (default: the scene's)")
-      ->check(wholeNumber(0, 100000000));
-  run_cmd->add_option("--dt", run.dt, "time step in s (default: the scene's)")
-      ->check(finiteNumber([](double v) { return v > 0.0; },
-                           "a positive time step in s (e.g. 0.01)", "SECONDS"));
-  run_cmd->add_option("--threads", run.threads, "OpenMP threads for the solver")
-      ->check(wholeNumber(1, 1024))
-      ->capture_default_str();
-  run_cmd
-      ->add_option("--beta-scale", run.beta_scale,
-                   "ADMM: factor on the initial penalty rule (default 1, the measured default)")
-      ->check(
-          finiteNumber([](double v) { return v > 0.0; }, "a positive factor (e.g. 1)", "FACTOR"));
-  run_cmd
-      ->add_option("--relaxation", run.relaxation,
-                   "SubADMM: ADMM over-relaxation in (0, 2) (default 1.5; 1 = plain)")
-      ->check(finiteNumber([](double v) { return v >= 1e-6 && v <= 2.0 - 1e-6; },
-                           "a number strictly between 0 and 2 (e.g. 1.5)", "FACTOR"));
-  run_cmd
-      ->add_option("--anderson", run.anderson,
-                   "SubADMM: Anderson acceleration window 1..8 (default 0: off; not in the papers)")
-      ->check(wholeNumber(0, 8));
-  run_cmd->add_flag("--fixed-beta", run.fixed_beta,
-                    "SubADMM: keep the penalty fixed (no residual balancing)");
-  run_cmd
-      ->add_option("--subadmm-factorization", run.subadmm_factorization,
-                   "SubADMM: robots' subsystem matrices in the per-body form (AL paper eq. 40, "
-                   "branch-sparse LTDL) or dense (Cholesky)")
-      ->check(oneOf({"per-body", "dense"}))
-      ->capture_default_str();
-  run_cmd->add_option("--record", run.record, "write poses, contacts and statistics to FILE.h5");
-  run_cmd->add_flag("--json", run.json, "print one JSON object with the run's figures on stdout");
-
-  BenchOptions bench;
-  CLI::App* bench_cmd = app.add_subcommand(
-      "bench",
-      "compare solvers: a table of scenes x solvers x iteration counts (AT ms, AA), or with "
-      "--convergence one step's residual per iteration");
-  bench_cmd->add_option("scenes", bench.scenes,
-                        "scene files or built-in scenes with parameters (none with --scaling)");
-  bench_cmd->add_option("--solvers", bench.solvers,
-                        "comma-separated solver names (default: every solver)");
-  bench_cmd->add_option("--iterations", bench.iterations,
-                        "comma-separated iteration counts (default 30,60,90; Newton-type solvers "
-                        "run a tenth); --convergence: one count (default 100)");
-  bench_cmd->add_option("--steps", bench.steps, "steps per run (default: each scene's)")
-      ->check(wholeNumber(1, 100000000));
-  bench_cmd->add_option("--threads", bench.threads, "OpenMP threads for the solvers")
-      ->check(wholeNumber(1, 1024))
-      ->capture_default_str();
-  bench_cmd
-      ->add_option("--penetration-limit", bench.penetration_limit,
-                   "a run fails above this penetration in m (default: half the smallest "
-                   "dynamic shape)")
-      ->check(finiteNumber([](double v) { return v > 0.0; },
-                           "a positive length in metres (e.g. 0.005)", "METRES"));
-  bench_cmd->add_option("--format", bench.format, "table format")
-      ->check(oneOf({"markdown", "csv", "json"}))
-      ->capture_default_str();
-  bench_cmd->add_flag("--problems", bench.problems,
-                      "record each step's problem once (reference solver), then time every "
-                      "solver on the identical problems");
-  bench_cmd
-      ->add_option("--reference-solver", bench.reference_solver,
-                   "solver of the run that records the problems (--problems, --convergence)")
-      ->capture_default_str();
-  bench_cmd
-      ->add_option("--reference-iterations", bench.reference_iterations,
-                   "its iteration count (default 100; --paper-table 300)")
-      ->check(wholeNumber(1, 100000000));
-  bench_cmd->add_option("--output", bench.output,
-                        "write the table to FILE instead of stdout; --convergence: the prefix "
-                        "of PREFIX.csv and PREFIX.png (default convergence)");
-  bench_cmd->add_flag("--convergence", bench.convergence,
-                      "single-step convergence study: residual and time per iteration, per "
-                      "solver, as CSV and PNG");
-  bench_cmd
-      ->add_option("--step", bench.step,
-                   "--convergence: the step whose problem is studied (default: the middle "
-                   "of the run)")
-      ->check(wholeNumber(1, 100000000));
-  bench_cmd
-      ->add_option("--newton-iterations", bench.newton_iterations,
-                   "--convergence: iterations of Newton-type solvers (default: --iterations / 10)")
-      ->check(wholeNumber(1, 100000000));
-  bench_cmd->add_flag("--no-plot", bench.no_plot,
-                      "--convergence, --scaling: write only PREFIX.csv (no python3/matplotlib "
-                      "needed)");
-  bench_cmd->add_flag("--scaling", bench.scaling,
-                      "SubADMM's solver time against the number of spheres in stir (216 .. 3000) "
-                      "and of cable segments (160 .. 2560), with a linear fit and R^2, as a "
-                      "table, PREFIX.csv and PREFIX.png (default prefix scaling; --iterations "
-                      "one count, default 60; --steps per point, default 100)");
-  bench_cmd
-      ->add_option("--replay", bench.replay,
-                   "--problems: solve this many of the recorded problems, evenly spaced over the "
-                   "run (default: all; --paper-table 50)")
-      ->check(wholeNumber(1, 100000000));
-  bench_cmd->add_flag("--paper-table", bench.paper_table,
-                      "the SubADMM ICRA paper's Table I: stir, cable and beam x PGS-CG, PJ, "
-                      "FADMM, NNewton (3/6/9) and SubADMM (30/60/90) on 50 recorded problems per "
-                      "scene, with the paper's figures beside ours (--solvers narrows it; "
-                      "--steps, --replay, --threads, --reference-iterations, --format, --output)");
-  bench_cmd->add_option("--save-problems", bench.save_problems,
-                        "--problems: also write the recorded problems and warm starts to FILE.h5 "
-                        "(a FILE.h5 given in place of a scene is solved instead of simulating)");
-
+  const ParsedCommandLine parsed = parseCommandLine(argc, argv, std::cout, std::cerr);
+  if (!parsed.command_line) return parsed.exit_code;
+  const CommandLine& line = *parsed.command_line;
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::RequiredError& e) {
-    // CLI11 says "scene is required".
-    if (std::string(e.what()) == "scene is required")
-      std::cerr << "subsim: run: expected a scene: a scene file (.yaml) or a built-in scene such "
-                   "as granular (subsim scenarios lists them)\n";
-    else
-      std::cerr << "subsim: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const CLI::ArgumentMismatch& e) {
-    // CLI11 says "--steps: 1 required INT:INT in [0 - 100000000] missing".
-    const std::string what = e.what();
-    const std::size_t colon = what.find(':');
-    if (what.size() > 8 && what.compare(what.size() - 8, 8, " missing") == 0 &&
-        colon != std::string::npos)
-      std::cerr << "subsim: " << what.substr(0, colon) << ": expected a value after "
-                << what.substr(0, colon) << ", got none\n";
-    else
-      std::cerr << "subsim: " << what << "\n";
-    return kExitBadInput;
-  } catch (const CLI::ParseError& e) {
+    switch (line.command) {
+      case CommandLine::Command::Scenarios:
+        return runScenarios();
+      case CommandLine::Command::Bench:
+        return runBench(line.bench);
+      case CommandLine::Command::Run:
+        break;
+    }
+    return runSimulation(line.run);
+  } catch (const OptionError& e) {
     std::cerr << "subsim: " << e.what() << "\n";
     return kExitBadInput;
   }
-  if (app.got_subcommand("scenarios")) return runScenarios();
-  if (app.got_subcommand("bench")) return runBench(bench);
-  return runSimulation(run);
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "scene_loading.hpp"
 #include "subsim/math/fnv1a_hash.hpp"
 #include "subsim/metrics/step_metrics.hpp"
@@ -66,15 +67,7 @@ double median(DoubleBuffer v) {
 }  // namespace
 
 int runSimulation(const RunOptions& o) {
-  // Checked before the scene is built, which can take long and would otherwise be named in the
-  // message instead of the option.
-  const std::vector<std::string> solvers = solverNames();
-  if (std::find(solvers.begin(), solvers.end(), o.solver) == solvers.end()) {
-    std::string known;
-    for (const std::string& n : solvers) known += (known.empty() ? "" : ", ") + n;
-    std::cerr << "subsim: --solver: unknown solver '" << o.solver << "' (known: " << known << ")\n";
-    return kExitBadInput;
-  }
+  checkRunOptions(o);  // OptionError reaches main
   BuiltScene scene;
   try {
     scene = loadScene(o.scene);

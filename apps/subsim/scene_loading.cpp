@@ -13,13 +13,18 @@ bool looksLikeFile(const std::string& scene) {
   return ext == ".yaml" || ext == ".yml" || ext == ".json" || std::filesystem::exists(p);
 }
 
-BuiltScene loadScene(const std::string& scene) {
+void checkSceneSpec(const std::string& scene) {
   // Read as YAML, an HDF5 file would give a baffling syntax error.
   if (std::filesystem::path(scene).extension() == ".h5")
     throw SceneError(scene +
                      ": expected a scene (a .yaml file or a built-in scene), got an HDF5 file: "
                      "subsim bench solves a problem file with --problems; a recording is read "
                      "with readRecording()");
+  if (!looksLikeFile(scene)) parseScenarioSpec(scene);
+}
+
+BuiltScene loadScene(const std::string& scene) {
+  checkSceneSpec(scene);
   if (!looksLikeFile(scene)) return buildScenario(scene);
   SceneFile file = loadSceneFile(scene);
   BuiltScene loaded;

@@ -10,6 +10,10 @@ namespace subsim::cli {
 /// rather than a built-in scene such as "granular:spheres=27".
 bool looksLikeFile(const std::string& scene);
 
+/// Throws what loadScene(scene) would for a built-in scene's spec or an HDF5 file given as a
+/// scene, without building anything; a scene file is left to its reader.
+void checkSceneSpec(const std::string& scene);
+
 /// Loads the scene file or builds the built-in scene `scene`, with its default step count (a
 /// file's `steps`, or 300 when it has none).  Bad input throws, with the loader's message.
 BuiltScene loadScene(const std::string& scene);

@@ -54,8 +54,17 @@ struct BuiltScene {
 const std::vector<Scenario>& builtinScenarios();
 /// The scenario named by the part of `spec` before ':' or null.
 const Scenario* findScenario(const std::string& spec);
-/// Builds "name" or "name:k=v,k=v"; ScenarioError names the unknown scene, unknown parameter
-/// (listing the known ones), malformed pair, or out-of-range value.
+/// A built-in scene and its parameter values, read from a spec without building anything.
+struct ScenarioRequest {
+  const Scenario* scenario = nullptr;
+  ScenarioParams params;
+};
+
+/// Reads "name" or "name:k=v,k=v"; ScenarioError names the unknown scene, unknown parameter
+/// (listing the known ones), malformed pair, or out-of-range value.  Cheap: the command line
+/// checks every scene with it before the first (possibly long) build.
+ScenarioRequest parseScenarioSpec(const std::string& spec);
+/// Builds the scene parseScenarioSpec(spec) reads, with the same errors.
 BuiltScene buildScenario(const std::string& spec);
 
 // The builders, one file each.

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "subsim/scenarios/scenario.hpp"
 
@@ -110,7 +111,7 @@ const Scenario* findScenario(const std::string& spec) {
   return nullptr;
 }
 
-BuiltScene buildScenario(const std::string& spec) {
+ScenarioRequest parseScenarioSpec(const std::string& spec) {
   const Scenario* scenario = findScenario(spec);
   if (scenario == nullptr) {
     std::string known;
@@ -166,8 +167,13 @@ BuiltScene buildScenario(const std::string& spec) {
       values[key] = value;
     }
   }
-  BuiltScene scene{scenario->build(ScenarioParams(values)), scenario->default_steps,
-                   scenario->default_iterations};
+  return ScenarioRequest{scenario, ScenarioParams(std::move(values))};
+}
+
+BuiltScene buildScenario(const std::string& spec) {
+  const ScenarioRequest request = parseScenarioSpec(spec);
+  BuiltScene scene{request.scenario->build(request.params), request.scenario->default_steps,
+                   request.scenario->default_iterations};
   scene.model.name = spec;
   return scene;
 }
