@@ -48,6 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         checkBenchOptions(parsed.command_line->bench);
         break;
       case CommandLine::Command::Scenarios:
+      case CommandLine::Command::Solvers:
         break;
     }
   } catch (const OptionError& e) {

@@ -208,6 +208,9 @@ Cell runSceneCell(const LoadedScene& scene, int steps, double limit, const std::
       fail(cell, k, "diverged", std::string("the step threw: ") + e.what());
       break;
     }
+    // A step that diverged before its solve (a non-finite problem) has no status to count.
+    if (!r.diverged || r.solve_status == SolveStatus::FactorizationFailed)
+      ++cell.solve_status[static_cast<int>(r.solve_status)];
     if (r.max_penetration > limit) {
       fail(cell, k, "pen " + millimetres(r.max_penetration),
            "penetration " + millimetres(r.max_penetration) + " exceeds the limit " +
@@ -317,6 +320,7 @@ Cell runProblemsCell(const std::string& scene, const RecordedRun& run, const std
     // certifies the whole recorded input set and stays comparable between cells.
     if (cell.failed) continue;
     s->solve(problem, settings, solution);
+    ++cell.solve_status[static_cast<int>(solution.stats.status)];
     const int step = static_cast<int>(k) + 1;
     if (!solution.vhat.allFinite() || !solution.lambda.allFinite()) {
       fail(cell, step, "diverged", "non-finite vhat or lambda", "problem");

@@ -283,8 +283,10 @@ std::string formatMarkdown(const Report& r) {
           out << " ✗ " << c->failure_mark << " | step " << c->steps_done + 1 << "/" << c->steps
               << " |";
         } else {
-          out << " " << (c->at_ms ? fixed(*c->at_ms, 3) : "–") << " | "
-              << (c->aa ? fixed(*c->aa, 2) : "–") << " |";
+          if (hasFailedSolves(c->solve_status)) failures.push_back(c);
+          out << " " << (hasFailedSolves(c->solve_status) ? "⚠ " : "")
+              << (c->at_ms ? fixed(*c->at_ms, 3) : "–") << " | " << (c->aa ? fixed(*c->aa, 2) : "–")
+              << " |";
         }
       }
       out << "\n";
@@ -298,9 +300,14 @@ std::string formatMarkdown(const Report& r) {
           << joinLevels(r.levels) << ", as in the papers' tables.\n";
     }
     if (!newton.empty() && !failures.empty()) out << "\n";  // separate paragraphs in markdown
-    for (const Cell* c : failures)
-      out << "- ✗ " << c->solver << " at " << c->iterations << " it.: " << c->failure_reason
-          << "\n";
+    for (const Cell* c : failures) {
+      if (c->failed)
+        out << "- ✗ " << c->solver << " at " << c->iterations << " it.: " << c->failure_reason
+            << "\n";
+      else
+        out << "- ⚠ " << c->solver << " at " << c->iterations
+            << " it.: solves ended so: " << statusSummary(c->solve_status) << "\n";
+    }
   }
   out << "\nAT: mean solver time per step (ms).  AA: mean over steps with constraints of -log10 "
          "of the AL paper's constraint residual (section 6); the Fischer-Burmeister contact "
@@ -308,20 +315,55 @@ std::string formatMarkdown(const Report& r) {
   if (std::any_of(r.cells.begin(), r.cells.end(), [](const Cell& c) { return c.failed; }))
     out << "  ✗: the run failed at that step (reason under the table); no AT or AA is shown for "
            "it.";
+  if (std::any_of(r.cells.begin(), r.cells.end(),
+                  [](const Cell& c) { return !c.failed && hasFailedSolves(c.solve_status); }))
+    out << "  ⚠: some solves ended in a failure status (stalled, factorization failed, "
+           "non-finite; counts under the table).";
   out << "\n";
   return out.str();
 }
 
+std::string statusSummary(const std::array<int, kSolveStatusCount>& counts) {
+  std::string text;
+  for (int k = 0; k < kSolveStatusCount; ++k)
+    if (counts[k] > 0)
+      text += (text.empty() ? "" : ", ") +
+              std::string(solveStatusName(static_cast<SolveStatus>(k))) + " " +
+              std::to_string(counts[k]);
+  return text;
+}
+
+bool hasFailedSolves(const std::array<int, kSolveStatusCount>& counts) {
+  for (int k = 0; k < kSolveStatusCount; ++k) {
+    const auto status = static_cast<SolveStatus>(k);
+    if (counts[k] > 0 && status != SolveStatus::Converged && status != SolveStatus::IterationCap)
+      return true;
+  }
+  return false;
+}
+
+namespace {
+
+nlohmann::json statusJson(const std::array<int, kSolveStatusCount>& counts) {
+  nlohmann::json j = nlohmann::json::object();
+  for (int k = 0; k < kSolveStatusCount; ++k)
+    if (counts[k] > 0) j[solveStatusName(static_cast<SolveStatus>(k))] = counts[k];
+  return j;
+}
+
+}  // namespace
+
 std::string formatCsv(const Report& r) {
   std::ostringstream out;
-  out << "scene,solver,iterations,at_ms,aa,aa_fb,failed,failure_reason";
+  out << "scene,solver,iterations,at_ms,aa,aa_fb,failed,failure_reason,solve_status";
   if (r.problems_mode) out << ",input_hash";
   out << "\n";
   const auto opt = [](const std::optional<double>& v) { return v ? exact(*v) : std::string(); };
   for (const Cell& c : r.cells) {
     out << csvField(c.scene) << "," << csvField(c.solver) << "," << c.iterations << ","
         << opt(c.at_ms) << "," << opt(c.aa) << "," << opt(c.aa_fb) << ","
-        << (c.failed ? "true" : "false") << "," << csvField(c.failure_reason);
+        << (c.failed ? "true" : "false") << "," << csvField(c.failure_reason) << ","
+        << csvField(statusSummary(c.solve_status));
     if (r.problems_mode) out << "," << c.input_hash;
     out << "\n";
   }
@@ -376,6 +418,7 @@ std::string formatJson(const Report& r) {
     row["aa_fb"] = opt(c.aa_fb);
     row["failed"] = c.failed;
     row["failure_reason"] = c.failure_reason;
+    row["solve_status"] = statusJson(c.solve_status);
     if (r.problems_mode) row["input_hash"] = c.input_hash;
     j["rows"].push_back(row);
   }

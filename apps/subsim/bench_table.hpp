@@ -2,9 +2,12 @@
 // The results of `subsim bench` and their three renderings (markdown in the papers' table shape,
 // CSV and JSON with one row per cell).  Kept apart from the runs so the shape of the output can be
 // read (and changed) in one place.
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "subsim/problem/step_problem.hpp"
 
 namespace subsim::cli::bench {
 
@@ -23,7 +26,14 @@ struct Cell {
   std::string failure_mark;    // short, for the markdown cell: "diverged", "pen 12.3 mm"
   std::string failure_reason;  // full: step, value, limit
   std::string input_hash;      // problems mode only
+  /// How each solve ended (SolveStats::status), counted per status over the solves run.
+  std::array<int, kSolveStatusCount> solve_status{};
 };
+
+/// "iteration-cap 297, stalled 3": the statuses a cell (or run) met, in the enum's order.
+std::string statusSummary(const std::array<int, kSolveStatusCount>& counts);
+/// True when some solve ended other than converged or at the iteration cap.
+bool hasFailedSolves(const std::array<int, kSolveStatusCount>& counts);
 
 struct SceneInfo {
   std::string spec;

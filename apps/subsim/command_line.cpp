@@ -64,13 +64,13 @@ CLI::Validator oneOf(std::vector<std::string> names) {
 /// Checks what CLI11 would otherwise report as "A subcommand is required" (even for a misspelt
 /// command); prints the error and returns false.
 bool knownCommand(int argc, const char* const* argv, std::ostream& err) {
-  const char* commands = "run, bench or scenarios (subsim --help lists them)";
+  const char* commands = "run, bench, scenarios or solvers (subsim --help lists them)";
   if (argc < 2) {
     err << "subsim: expected a command: " << commands << "\n";
     return false;
   }
   const std::string first = argv[1];
-  for (const char* known : {"run", "bench", "scenarios", "-h", "--help", "--help-all"})
+  for (const char* known : {"run", "bench", "scenarios", "solvers", "-h", "--help", "--help-all"})
     if (first == known) return true;
   err << "subsim: " << (first.rfind('-', 0) == 0 ? "unknown option '" : "unknown command '")
       << first << "': expected a command first: " << commands << "\n";
@@ -88,6 +88,7 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
   app.require_subcommand(1);
 
   app.add_subcommand("scenarios", "list the built-in scenes");
+  app.add_subcommand("solvers", "list the solvers: kind, formulation and what each is");
 
   CommandLine line;
   RunOptions& run = line.run;
@@ -246,6 +247,7 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
     return parsed;
   }
   line.command = app.got_subcommand("scenarios") ? CommandLine::Command::Scenarios
+                 : app.got_subcommand("solvers") ? CommandLine::Command::Solvers
                  : app.got_subcommand("bench")   ? CommandLine::Command::Bench
                                                  : CommandLine::Command::Run;
   parsed.command_line = std::move(line);

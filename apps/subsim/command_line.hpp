@@ -12,7 +12,7 @@
 namespace subsim::cli {
 
 struct CommandLine {
-  enum class Command { Scenarios, Run, Bench };
+  enum class Command { Scenarios, Solvers, Run, Bench };
   Command command = Command::Run;
   RunOptions run;
   BenchOptions bench;

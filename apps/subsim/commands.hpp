@@ -52,6 +52,7 @@ struct BenchOptions {
 };
 
 int runScenarios();
+int runSolvers();
 int runSimulation(const RunOptions& options);
 int runBench(const BenchOptions& options);
 /// `bench --scaling` once its options are checked (scaling_bench.cpp).

@@ -1,5 +1,6 @@
-// subsim: the command line.  `subsim scenarios` lists the built-in scenes; `subsim run SCENE`
-// simulates one; `subsim bench SCENE...` compares solvers (see README.md).
+// subsim: the command line.  `subsim scenarios` and `subsim solvers` list the built-in scenes and
+// the solvers; `subsim run SCENE` simulates one; `subsim bench SCENE...` compares solvers (see
+// README.md).
 #include <iostream>
 
 #include "command_line.hpp"
@@ -15,6 +16,8 @@ int main(int argc, char** argv) {
     switch (line.command) {
       case CommandLine::Command::Scenarios:
         return runScenarios();
+      case CommandLine::Command::Solvers:
+        return runSolvers();
       case CommandLine::Command::Bench:
         return runBench(line.bench);
       case CommandLine::Command::Run:

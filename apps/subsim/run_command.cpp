@@ -1,6 +1,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -52,6 +53,7 @@ struct RunFigures {
   double bilateral_max = 0.0, dynamics_max = 0.0, penetration_max = 0.0;
   bool diverged = false;
   std::string divergence;
+  std::array<int, kSolveStatusCount> solve_status{};  // completed steps' solves, per status
 };
 
 double mean(const DoubleBuffer& v) {
@@ -130,6 +132,7 @@ int runSimulation(const RunOptions& o) {
     const StepMetrics m = evaluateStep(world->lastProblem(), world->lastSolution());
     if (recorder) recorder->record(*world, r, m);
     ++f.steps_completed;
+    ++f.solve_status[static_cast<int>(r.solve_status)];
     f.iterations_sum += r.iterations;
     f.contacts_sum += r.contacts;
     f.solver_ms.push_back(r.solver_ms);
@@ -160,6 +163,10 @@ int runSimulation(const RunOptions& o) {
   j["iterations_mean"] = static_cast<double>(f.iterations_sum) / n;
   j["tolerance"] = ws.solver_settings.tolerance;
   j["residual_name"] = world->lastSolution().stats.residual_name;
+  // Every status named, so that a reader need not know which can occur.
+  j["solve_status"] = nlohmann::json::object();
+  for (int k = 0; k < kSolveStatusCount; ++k)
+    j["solve_status"][solveStatusName(static_cast<SolveStatus>(k))] = f.solve_status[k];
   j["steps"] = steps;
   j["steps_completed"] = f.steps_completed;
   j["dt"] = world->model().dt;

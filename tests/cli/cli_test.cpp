@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli_runner.hpp"
@@ -56,6 +57,13 @@ TEST(Cli, JsonRunPrintsExactlyOneObjectWithTheContractFields) {
   EXPECT_TRUE(contains(r.out, "\"iterations_mean\": 30.0"));
   EXPECT_TRUE(contains(r.out, "\"steps_completed\": 20"));
   EXPECT_TRUE(contains(r.out, "\"diverged\": false"));
+  // Tolerance 0: each of the 20 solves ran to its cap; every status is named.
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["solve_status"], nlohmann::json({{"converged", 0},
+                                               {"iteration-cap", 20},
+                                               {"factorization-failed", 0},
+                                               {"non-finite", 0},
+                                               {"stalled", 0}}));
 }
 
 TEST(Cli, TheBeamRunsAtItsOwnIterationCapUnlessGiven) {

@@ -5,12 +5,15 @@
 // round-off.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "subsim/fem/box_tet_mesher.hpp"
+#include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/world.hpp"
+#include "subsim/solvers/solver.hpp"
 
 namespace subsim {
 namespace {
@@ -76,6 +79,41 @@ TEST(Divergence, ADivergedWorldRefusesToStep) {
   } catch (const std::logic_error& e) {
     EXPECT_STREQ(e.what(), "World::step: the simulation has diverged");
   }
+}
+
+// A solve whose factorisation failed has no answer to integrate: the step diverges there, names
+// the solver, and leaves the state as it was.  (The built-in solvers report it on a mass block
+// that is not positive definite, tests/solvers/solve_status_test.cpp; a valid model never gives
+// one, so a registered stand-in plays the failing solver.)
+class UnfactorableSolver : public Solver {
+ public:
+  std::string_view name() const override { return "unfactorable"; }
+  void solve(const StepProblem& p, const SolverSettings& settings,
+             StepSolution& solution) override {
+    beginStats(solution.stats, "none", settings);
+    finishUnfactored(p, solution, settings, std::chrono::steady_clock::now());
+  }
+};
+
+TEST(Divergence, AFailedFactorizationIsNamedAndLeavesTheStateAsItWas) {
+  registerSolver({"unfactorable", SolverKind::FirstOrder, "ncp", "always fails (test)",
+                  [] { return std::make_unique<UnfactorableSolver>(); }});
+  struct Unregister {
+    ~Unregister() { unregisterSolver("unfactorable"); }
+  } unregister;
+  WorldSettings ws;
+  ws.solver = "unfactorable";
+  World w(buildScenario("sphere").model, ws);
+  const State before = w.state();
+  const StepReport r = w.step();
+  ASSERT_TRUE(r.diverged);
+  EXPECT_EQ(r.solve_status, SolveStatus::FactorizationFailed);
+  EXPECT_EQ(r.divergence,
+            "the solver 'unfactorable' could not factor its system (a subsystem's A_i + beta J^T J "
+            "or its Newton matrix is not positive definite: an extreme mass or stiffness ratio; "
+            "try another solver or a smaller time step)");
+  EXPECT_EQ(w.state().hash(), before.hash());
+  EXPECT_THROW(w.step(), std::logic_error);
 }
 
 }  // namespace

@@ -41,8 +41,8 @@ TEST_P(CanalAccuracy, ReachesConstraintResidualBelow1e8) {
   s.tolerance = 1e-10;
   StepSolution sol = w.lastWarmStart();
   canal.solve(p, s, sol);
-  EXPECT_TRUE(sol.stats.converged) << c.spec << ": residual " << sol.stats.residual << " after "
-                                   << sol.stats.iterations << " Newton iterations";
+  EXPECT_TRUE(sol.stats.converged()) << c.spec << ": residual " << sol.stats.residual << " after "
+                                     << sol.stats.iterations << " Newton iterations";
   const StepMetrics m = evaluateStep(p, sol);
   EXPECT_LT(m.constraint_residual, 1e-8) << c.spec;
   EXPECT_LT(m.dynamics_residual, 1e-8) << c.spec;
@@ -95,16 +95,16 @@ TEST(Canal, BaselinesOnAGranularProblem) {
     w.step();
     ref = w.lastWarmStart();
     AlNewtonSolver(AlNewtonSolver::Variant::Canal).solve(w.lastProblem(), s, ref);
-    if (ref.stats.converged) break;
+    if (ref.stats.converged()) break;
   }
-  ASSERT_TRUE(ref.stats.converged);
+  ASSERT_TRUE(ref.stats.converged());
   const StepProblem& p = w.lastProblem();
   ASSERT_GT(p.numContacts(), 20);
 
   AlNewtonSolver ssn(AlNewtonSolver::Variant::SemismoothNewton);
   StepSolution sol = w.lastWarmStart();
   ssn.solve(p, s, sol);
-  EXPECT_TRUE(sol.stats.converged) << "ssn residual " << sol.stats.residual;
+  EXPECT_TRUE(sol.stats.converged()) << "ssn residual " << sol.stats.residual;
   // Both meet the 1e-8 constraint residual; a pile's friction problem need not have a unique
   // solution, and the two measured 2e-6 m/s apart on one problem.
   EXPECT_LT((sol.vhat - ref.vhat).cwiseAbs().maxCoeff(), 1e-5);
@@ -131,7 +131,7 @@ TEST(Canal, FixedIterationsHistoryAndPenaltyIncrease) {
   canal.solve(p, s, sol);
   EXPECT_EQ(sol.stats.iterations, 25);
   EXPECT_EQ(static_cast<int>(sol.stats.residual_history.size()), 25);
-  EXPECT_FALSE(sol.stats.converged);  // tolerance 0 never claims convergence
+  EXPECT_FALSE(sol.stats.converged());  // tolerance 0 never claims convergence
   EXPECT_GT(canal.alLoops(), 1);
   // Rule (27) raised the penalty above its start, 10 Tr(A) / Tr(J^T J).
   double trace_a = 0.0;

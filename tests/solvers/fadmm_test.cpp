@@ -52,9 +52,9 @@ TEST_P(FadmmVsSubadmm, SameVelocityAndNetImpulsePerSubsystem) {
   StepSolution f, r;
   fadmm.solve(p, s, f);
   subadmm.solve(p, s, r);
-  EXPECT_TRUE(f.stats.converged) << "fadmm residual " << f.stats.residual << " after "
-                                 << f.stats.iterations;
-  EXPECT_TRUE(r.stats.converged) << "subadmm residual " << r.stats.residual;
+  EXPECT_TRUE(f.stats.converged())
+      << "fadmm residual " << f.stats.residual << " after " << f.stats.iterations;
+  EXPECT_TRUE(r.stats.converged()) << "subadmm residual " << r.stats.residual;
   EXPECT_STREQ(f.stats.residual_name, "primal+dual (42), max-norm");
   EXPECT_LT((f.vhat - r.vhat).cwiseAbs().maxCoeff(), 1e-6);
   // Contacts under a box are statically indeterminate: compare the net impulse J^T lambda on
@@ -92,7 +92,7 @@ TEST(Fadmm, FrictionlessPileConvergesFromAnyPenaltyAndRelaxation) {
   SubadmmSolver reference;
   StepSolution r;
   reference.solve(p, tightSettings(), r);
-  ASSERT_TRUE(r.stats.converged);
+  ASSERT_TRUE(r.stats.converged());
   for (const double scale : {0.01, 1.0, 100.0})
     for (const double relaxation : {1.0, 1.5, 1.9}) {
       FadmmSolver fadmm;
@@ -101,8 +101,8 @@ TEST(Fadmm, FrictionlessPileConvergesFromAnyPenaltyAndRelaxation) {
       s.relaxation = relaxation;
       StepSolution f;
       fadmm.solve(p, s, f);
-      EXPECT_TRUE(f.stats.converged) << "beta_scale " << scale << " relaxation " << relaxation
-                                     << ": residual " << f.stats.residual;
+      EXPECT_TRUE(f.stats.converged()) << "beta_scale " << scale << " relaxation " << relaxation
+                                       << ": residual " << f.stats.residual;
       EXPECT_LT((f.vhat - r.vhat).cwiseAbs().maxCoeff(), 1e-6)
           << "beta_scale " << scale << " relaxation " << relaxation;
     }
@@ -116,11 +116,11 @@ TEST(Fadmm, AdaptivePenaltyReachesTheSameSolution) {
   s.adaptive_beta = false;
   StepSolution a, b;
   fixed.solve(p, s, a);
-  EXPECT_TRUE(a.stats.converged);
+  EXPECT_TRUE(a.stats.converged());
   s.adaptive_beta = true;
   s.beta_scale = 5.0;  // start far from the balanced penalty
   adaptive.solve(p, s, b);
-  EXPECT_TRUE(b.stats.converged);
+  EXPECT_TRUE(b.stats.converged());
   const MatX A = denseA(p), J = denseJacobian(p);
   const double initial = 100.0 * A.trace() / J.squaredNorm();
   EXPECT_NE(adaptive.beta(), initial) << "the penalty never adapted";
@@ -139,14 +139,14 @@ TEST(Fadmm, FixedIterationsAndWarmStart) {
   solver.solve(p, s, sol);
   EXPECT_EQ(sol.stats.iterations, 37);
   EXPECT_EQ(sol.stats.residual_history.size(), 37u);
-  EXPECT_FALSE(sol.stats.converged);
+  EXPECT_FALSE(sol.stats.converged());
   // The same problem again: the pattern is unchanged, so no new symbolic analysis.
   EXPECT_EQ(solver.analyses(), 1);
   s = tightSettings();
   StepSolution cold;
   solver.solve(p, s, cold);
   EXPECT_EQ(solver.analyses(), 1);
-  ASSERT_TRUE(cold.stats.converged);
+  ASSERT_TRUE(cold.stats.converged());
   StepSolution warm = cold;  // converged lambda and vhat as the warm start
   solver.solve(p, s, warm);
   EXPECT_LT(warm.stats.iterations, cold.stats.iterations / 4 + 2);

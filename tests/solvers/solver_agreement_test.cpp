@@ -78,7 +78,7 @@ TEST_P(SolverAgreement, SameVelocityAndNetImpulseAsFadmm) {
   const StepProblem& p = w.lastProblem();
   ASSERT_EQ(p.numContacts(), c.contacts) << c.name;
   const StepSolution ref = solveTight("fadmm", p);
-  ASSERT_TRUE(ref.stats.converged) << "reference residual " << ref.stats.residual;
+  ASSERT_TRUE(ref.stats.converged()) << "reference residual " << ref.stats.residual;
   const StepSolution sol = solveTight(name, p);
 
   EXPECT_LT((sol.vhat - ref.vhat).cwiseAbs().maxCoeff(), 1e-6) << name << " on " << c.name;
@@ -143,7 +143,7 @@ TEST_P(BilateralKkt, MatchesTheDirectSolve) {
   s.tolerance = 1e-11;
   StepSolution sol;
   solver->solve(p, s, sol);
-  EXPECT_TRUE(sol.stats.converged) << name << " residual " << sol.stats.residual;
+  EXPECT_TRUE(sol.stats.converged()) << name << " residual " << sol.stats.residual;
   test::expectMatchesDenseKkt(p, sol, name);
 }
 

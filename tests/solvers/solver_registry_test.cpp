@@ -52,5 +52,34 @@ TEST(SolverRegistry, UnknownNameListsTheKnownOnes) {
   }
 }
 
+TEST(SolverRegistry, RegistersRefusesDuplicatesAndForgets) {
+  const auto pgs = [] { return makeSolver("pgs"); };
+  registerSolver({"my-pgs", SolverKind::NewtonType, "ncp", "a plugin", pgs});
+  EXPECT_EQ(solverNames().back(), "my-pgs");
+  EXPECT_TRUE(isNewtonTypeSolver("my-pgs"));
+  EXPECT_EQ(makeSolver("my-pgs")->name(), "pgs");
+  EXPECT_THROW(registerSolver({"my-pgs", SolverKind::FirstOrder, "ncp", "", pgs}),
+               std::invalid_argument);
+  EXPECT_TRUE(unregisterSolver("my-pgs"));
+  EXPECT_FALSE(unregisterSolver("my-pgs"));
+  EXPECT_EQ(findSolver("my-pgs"), nullptr);
+  EXPECT_THROW(makeSolver("my-pgs"), std::invalid_argument);
+  EXPECT_THROW(registerSolver({"pgs", SolverKind::FirstOrder, "ncp", "", pgs}),
+               std::invalid_argument);
+  EXPECT_THROW(registerSolver({"", SolverKind::FirstOrder, "ncp", "", pgs}), std::invalid_argument);
+  EXPECT_THROW(registerSolver({"no-factory", SolverKind::FirstOrder, "ncp", "", nullptr}),
+               std::invalid_argument);
+}
+
+TEST(SolverRegistry, KindsAreThePapers) {
+  for (const SolverEntry& e : solverRegistry()) {
+    const bool newton =
+        e.name == "nnewton" || e.name == "canal" || e.name == "ssn" || e.name == "tr-dogleg";
+    EXPECT_EQ(e.kind == SolverKind::NewtonType, newton) << e.name;
+    EXPECT_EQ(e.formulation, "ncp") << e.name;
+    EXPECT_FALSE(e.description.empty()) << e.name;
+  }
+}
+
 }  // namespace
 }  // namespace subsim

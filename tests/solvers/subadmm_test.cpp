@@ -139,7 +139,7 @@ TEST(Subadmm, AdaptivePenaltyReachesTheSameSolution) {
   s.adaptive_beta = true;
   s.beta_scale = 5.0;  // start far from the balanced penalty
   adaptive.solve(p, s, b);
-  EXPECT_TRUE(b.stats.converged);
+  EXPECT_TRUE(b.stats.converged());
   EXPECT_LT((a.vhat - b.vhat).cwiseAbs().maxCoeff(), 1e-7);
 }
 

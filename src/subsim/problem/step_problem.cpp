@@ -308,4 +308,20 @@ std::string StepProblem::checkTreeStructure() const {
   return {};
 }
 
+const char* solveStatusName(SolveStatus status) {
+  switch (status) {
+    case SolveStatus::Converged:
+      return "converged";
+    case SolveStatus::IterationCap:
+      return "iteration-cap";
+    case SolveStatus::FactorizationFailed:
+      return "factorization-failed";
+    case SolveStatus::NonFinite:
+      return "non-finite";
+    case SolveStatus::Stalled:
+      return "stalled";
+  }
+  return "unknown";
+}
+
 }  // namespace subsim

@@ -143,14 +143,30 @@ struct StepProblem {
   std::string checkTreeStructure() const;
 };
 
+/// How a solve ended, the same way for every solver (ARCHITECTURE.md, "Formulations").
+enum class SolveStatus : std::uint8_t {
+  Converged,            // the solver's own residual fell below a positive tolerance
+  IterationCap,         // the iterations ran out first (always so with tolerance 0)
+  FactorizationFailed,  // a matrix the solver factors was not positive definite (or singular)
+  NonFinite,            // the residual, vhat or lambda holds a NaN or an infinity
+  Stalled,              // the solver's own stall test fired and the cap was reached
+};
+
+/// "converged", "iteration-cap", "factorization-failed", "non-finite", "stalled": the names in
+/// `subsim run --json`, bench tables and recordings.
+const char* solveStatusName(SolveStatus status);
+inline constexpr int kSolveStatusCount = 5;
+
 /// What a solver returns besides vhat and lambda.
 struct SolveStats {
   int iterations = 0;
   double residual = 0.0;  // the solver's own stopping residual (see residual_name)
   const char* residual_name = "";
-  bool converged = false;
+  SolveStatus status = SolveStatus::IterationCap;
   double solve_ms = 0.0;
   DoubleBuffer residual_history;  // filled only when SolverSettings::record_history
+
+  bool converged() const { return status == SolveStatus::Converged; }
 };
 
 /// Solution of a StepProblem; on entry to a solver it also carries the warm start: lambda mapped

@@ -323,6 +323,21 @@ StepReport World::step() {
   const auto t_solve = Clock::now();
   solver_->solve(problem_, settings_.solver_settings, solution_);
   report.solver_ms = msSince(t_solve);
+  report.solve_status = solution_.stats.status;
+  report.iterations = solution_.stats.iterations;
+  report.residual = solution_.stats.residual;
+  // Its vhat is no answer: the step diverges here, the state stays as it was.
+  if (solution_.stats.status == SolveStatus::FactorizationFailed) {
+    report.contacts = problem_.numContacts();
+    report.constraints = problem_.numConstraints();
+    report.divergence = "the solver '" + settings_.solver +
+                        "' could not factor its system (a subsystem's A_i + beta J^T J or its "
+                        "Newton matrix is not positive definite: an extreme mass or stiffness "
+                        "ratio; try another solver or a smaller time step)";
+    report.diverged = diverged_ = true;
+    report.step_ms = msSince(t_step);
+    return report;
+  }
 
   // 4. integrate
   for (int b = 0; b < state_.numBodies(); ++b) {
@@ -369,8 +384,6 @@ StepReport World::step() {
 
   report.contacts = problem_.numContacts();
   report.constraints = problem_.numConstraints();
-  report.iterations = solution_.stats.iterations;
-  report.residual = solution_.stats.residual;
   report.divergence = checkDivergence(report.max_penetration);
   report.diverged = !report.divergence.empty();
   diverged_ = report.diverged;

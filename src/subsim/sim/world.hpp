@@ -43,7 +43,8 @@ struct StepReport {
   int contacts = 0;  // contact constraints (3 rows each) in the problem
   int constraints = 0;
   int iterations = 0;
-  double residual = 0.0;   // the solver's own stopping residual
+  double residual = 0.0;                                 // the solver's own stopping residual
+  SolveStatus solve_status = SolveStatus::IterationCap;  // how the solve ended
   double solver_ms = 0.0;  // solve only (factorisation included; collision, assembly excluded)
   double step_ms = 0.0;    // the whole step
   double max_penetration = 0.0;  // m, max(0, -gap) at collision detection

@@ -286,6 +286,9 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
   best_lambda_ = -u_;
   double total = newton_res;
   int iterations = 0;
+  // A Newton system that could not be factored ends the inner loop; the multiplier update that
+  // follows changes the system, so the solve goes on, and fails only if the last one failed.
+  bool last_step_failed = false;
   while (iterations < max_it) {
     ++al_loops_;
     int inner = 0;
@@ -307,6 +310,7 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
       }
       ++iterations;
       ++inner;
+      last_step_failed = !ok;
       newton_res = scaledNorm(r_);
       if (settings.record_history) st.residual_history.push_back(newton_res + primal);
       if (!ok) break;
@@ -339,7 +343,9 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
   }
   sol.vhat = best_v_;
   sol.lambda = best_lambda_;
-  finishStats(st, iterations, std::isfinite(best_total) ? best_total : total, settings, t0);
+  if (last_step_failed && !(settings.tolerance > 0.0 && best_total < settings.tolerance))
+    noteFailure(st, SolveStatus::FactorizationFailed);
+  finishStats(sol, iterations, std::isfinite(best_total) ? best_total : total, settings, t0);
 }
 
 }  // namespace subsim

@@ -2,13 +2,14 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "subsim/solvers/dense_kernels.hpp"
 
 namespace subsim {
 
-void DelassusOperator::build(const StepProblem& p, int threads) {
+bool DelassusOperator::build(const StepProblem& p, int threads) {
   p_ = &p;
   const int ns = p.numSubsystems();
   const int nc = p.numConstraints();
@@ -94,6 +95,7 @@ void DelassusOperator::build(const StepProblem& p, int threads) {
   fixed_value_.assign(nr, 0.0);
   fixed_.assign(nr, 0);
   llt_.resize(ns);
+  llt_failed_.assign(ns, 0);
   free_v_.resize(p.numDof());
 
 #pragma omp parallel num_threads(nthreads)
@@ -104,6 +106,7 @@ void DelassusOperator::build(const StepProblem& p, int threads) {
     for (int i = 0; i < ns; ++i) {
       const Subsystem& sub = p.subsystems[i];
       llt_[i].compute(p.A(i));
+      llt_failed_[i] = llt_[i].info() != Eigen::Success;
       Eigen::Map<VecX> v(free_v_.data() + sub.dof_offset, sub.dof);
       v = p.bBlock(i);
       llt_[i].solveInPlace(v);
@@ -179,6 +182,7 @@ void DelassusOperator::build(const StepProblem& p, int threads) {
       }
     }
   }
+  return std::find(llt_failed_.begin(), llt_failed_.end(), 1) == llt_failed_.end();
 }
 
 void DelassusOperator::constraintVelocity(int j, const double* lambda, double* g) const {

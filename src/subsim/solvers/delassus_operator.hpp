@@ -59,7 +59,8 @@ class DelassusOperator {
  public:
   /// Factors every A_i and assembles W and c for `problem`, which must outlive the operator's
   /// use (it keeps a pointer).  Numeric work runs on `threads` OpenMP threads (0: default).
-  void build(const StepProblem& problem, int threads = 1);
+  /// Returns false when some A_i is not positive definite (W is then meaningless).
+  [[nodiscard]] bool build(const StepProblem& problem, int threads = 1);
 
   int numConstraints() const { return static_cast<int>(diag_offset_.size()); }
   int numRows() const { return static_cast<int>(c_.size()); }
@@ -111,6 +112,8 @@ class DelassusOperator {
  private:
   const StepProblem* p_ = nullptr;
   std::vector<Eigen::LLT<MatX>> llt_;
+  std::vector<char>
+      llt_failed_;  // per subsystem, written by its own iteration of the parallel loop
   std::vector<int> sub_begin_, sub_attachments_, att_constraint_;
   std::vector<int> y_offset_, sub_y_offset_;
   CompactJacobian compact_;

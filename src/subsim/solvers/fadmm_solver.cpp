@@ -20,11 +20,9 @@ constexpr int kStallWindow = 500;
 constexpr double kStallProgress = 0.5;
 }  // namespace
 
-void FadmmSolver::factorize(double beta) {
+bool FadmmSolver::factorize(double beta) {
   system_.fillPenalty(beta);
-  const bool ok = system_.factorizeSymmetric();
-  eigen_assert(ok);
-  static_cast<void>(ok);
+  return system_.factorizeSymmetric();
 }
 
 void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
@@ -53,19 +51,21 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   // Warm start: lambda when it fits; z = J vhat_guess when the guess fits, else z = J A^{-1} b
   // (K with beta = 0 is A, on the same pattern).
   if (sol.lambda.size() != m) sol.lambda.setZero(m);
+  bool factored = true;
   if (sol.vhat.size() == n) {
     z_.noalias() = J * sol.vhat;
   } else {
     sol.vhat.resize(n);
-    factorize(0.0);
-    system_.solveSymmetric(b, v_);
+    factored = factorize(0.0);
+    if (factored) system_.solveSymmetric(b, v_);
     sol.vhat = v_;
     z_.noalias() = J * v_;
   }
-  factorize(beta_);
+  factored = factored && factorize(beta_);
 
   SolveStats& st = sol.stats;
   const int max_it = beginStats(st, "primal+dual (42), max-norm", settings);
+  if (!factored) return finishUnfactored(p, sol, settings, t0);
   double alpha = settings.relaxation;
   // Stall safeguard: the best residual so far and where it was reached.
   double best_residual = std::numeric_limits<double>::infinity();
@@ -127,6 +127,7 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
         // one, and with alpha > 1 the iteration can settle into a cycle.  Plain ADMM from here.
         alpha = 1.0;
         best_at = l;
+        noteFailure(st, SolveStatus::Stalled);  // unless it converges after all
       }
       if (adapt_now) {
         // OSQP's balancing (Stellato et al. 2020, section 5.2): each residual relative to the
@@ -149,13 +150,17 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
         }
         if (factor != 1.0) {
           beta_ *= factor;
-          factorize(beta_);
+          if (!factorize(beta_)) {
+            noteFailure(st, SolveStatus::FactorizationFailed);
+            iterations = l + 1;
+            break;
+          }
         }
       }
     }
   }
   sol.vhat = v_;
-  finishStats(st, iterations, residual, settings, t0);
+  finishStats(sol, iterations, residual, settings, t0);
 }
 
 }  // namespace subsim

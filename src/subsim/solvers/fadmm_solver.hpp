@@ -67,7 +67,8 @@ class FadmmSolver final : public Solver {
   int analyses() const { return system_.analyses(); }
 
  private:
-  void factorize(double beta);
+  /// K = A + beta J^T J factored; false when it is not positive definite.
+  bool factorize(double beta);
 
   SparseNewtonSystem system_;  // A, J and K = A + beta J^T J
   double beta_ = 1.0;

@@ -315,7 +315,7 @@ int NnewtonSolver::gmres(const double* rhs, double tolerance, double* x) {
 
 void NnewtonSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
-  w_.build(p, settings.threads);
+  const bool factored = w_.build(p, settings.threads);
   p_ = &p;
   const int nc = p.numConstraints();
   const int m = p.numRows();
@@ -323,6 +323,7 @@ void NnewtonSolver::solve(const StepProblem& p, const SolverSettings& settings, 
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
   SolveStats& st = sol.stats;
   const int max_it = beginStats(st, "Fischer-Burmeister ||Phi||_inf (m/s)", settings);
+  if (!factored) return finishUnfactored(p, sol, settings, t0);
   linear_iterations_ = 0;
   fallbacks_ = 0;
   gradient_steps_ = 0;
@@ -437,7 +438,7 @@ void NnewtonSolver::solve(const StepProblem& p, const SolverSettings& settings, 
     }
   }
   w_.velocity(lambda, sol.vhat.data());
-  finishStats(st, iterations, residual, settings, t0);
+  finishStats(sol, iterations, residual, settings, t0);
 }
 
 }  // namespace subsim

@@ -7,12 +7,13 @@ namespace subsim {
 
 void PgsCgSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
-  w_.build(p, settings.threads);
+  const bool factored = w_.build(p, settings.threads);
   const int nr = p.numRows();
   if (sol.lambda.size() != nr) sol.lambda.setZero(nr);
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
   SolveStats& st = sol.stats;
   const int max_it = beginStats(st, "max |D dlambda| (m/s)", settings);
+  if (!factored) return finishUnfactored(p, sol, settings, t0);
   double* lambda = sol.lambda.data();
   w_.projectAll(lambda);
   previous_.resize(nr);
@@ -50,7 +51,7 @@ void PgsCgSolver::solve(const StepProblem& p, const SolverSettings& settings, St
     if (beta > 0.0) w_.projectAll(lambda);
   }
   w_.velocity(lambda, sol.vhat.data());
-  finishStats(st, iterations, residual, settings, t0);
+  finishStats(sol, iterations, residual, settings, t0);
 }
 
 }  // namespace subsim

@@ -7,11 +7,12 @@ namespace subsim {
 
 void PgsSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
-  w_.build(p, settings.threads);
+  const bool factored = w_.build(p, settings.threads);
   if (sol.lambda.size() != p.numRows()) sol.lambda.setZero(p.numRows());
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
   SolveStats& st = sol.stats;
   const int max_it = beginStats(st, "max |D dlambda| (m/s)", settings);
+  if (!factored) return finishUnfactored(p, sol, settings, t0);
   double* lambda = sol.lambda.data();
   w_.projectAll(lambda);
 
@@ -26,7 +27,7 @@ void PgsSolver::solve(const StepProblem& p, const SolverSettings& settings, Step
     }
   }
   w_.velocity(lambda, sol.vhat.data());
-  finishStats(st, iterations, residual, settings, t0);
+  finishStats(sol, iterations, residual, settings, t0);
 }
 
 }  // namespace subsim

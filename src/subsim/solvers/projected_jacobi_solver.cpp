@@ -10,12 +10,13 @@ namespace subsim {
 void ProjectedJacobiSolver::solve(const StepProblem& p, const SolverSettings& settings,
                                   StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
-  w_.build(p, settings.threads);
+  const bool factored = w_.build(p, settings.threads);
   const int nc = p.numConstraints();
   if (sol.lambda.size() != p.numRows()) sol.lambda.setZero(p.numRows());
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
   SolveStats& st = sol.stats;
   const int max_it = beginStats(st, "max |D dlambda| (m/s)", settings);
+  if (!factored) return finishUnfactored(p, sol, settings, t0);
   w_.projectAll(sol.lambda.data());
   next_.assign(sol.lambda.data(), sol.lambda.data() + p.numRows());
   change_.resize(nc);
@@ -53,7 +54,7 @@ void ProjectedJacobiSolver::solve(const StepProblem& p, const SolverSettings& se
   }
   if (cur != sol.lambda.data()) std::copy_n(cur, p.numRows(), sol.lambda.data());
   w_.velocity(sol.lambda.data(), sol.vhat.data());
-  finishStats(st, iterations, residual, settings, t0);
+  finishStats(sol, iterations, residual, settings, t0);
 }
 
 }  // namespace subsim

@@ -2,7 +2,9 @@
 // The solve stage: every solver reads a StepProblem and writes a StepSolution.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -65,9 +67,9 @@ struct SolverSettings {
   std::function<void(int)> on_iteration;
 };
 
-/// Opens a solve's statistics the same way for every solver: reset, name the stopping residual and
-/// reserve the history (so recording it does not allocate inside the iterations).  Returns the
-/// iteration cap (>= 0).
+/// Opens a solve's statistics the same way for every solver: reset (status IterationCap until
+/// the solve says otherwise), name the stopping residual and reserve the history (so recording it
+/// does not allocate inside the iterations).  Returns the iteration cap (>= 0).
 inline int beginStats(SolveStats& stats, const char* residual_name,
                       const SolverSettings& settings) {
   stats = SolveStats();
@@ -84,16 +86,45 @@ inline bool recordIteration(SolveStats& stats, double residual, const SolverSett
   return settings.tolerance > 0.0 && residual < settings.tolerance;
 }
 
-/// Closes a solve's statistics the same way for every solver: iterations performed, final residual,
-/// convergence against the tolerance (never with tolerance 0) and wall time since `start`.
-inline void finishStats(SolveStats& stats, int iterations, double residual,
+/// Records why a solve cannot go on (FactorizationFailed, Stalled); the first reason stands and
+/// finishStats keeps it.
+inline void noteFailure(SolveStats& stats, SolveStatus status) {
+  if (stats.status == SolveStatus::IterationCap) stats.status = status;
+}
+
+/// Closes a solve's statistics the same way for every solver: iterations performed, final
+/// residual, status and wall time since `start`.  The status is a failure noted during the solve
+/// (noteFailure; a stall gives way to convergence), else NonFinite when the residual, vhat or
+/// lambda is not finite, else Converged against a positive tolerance, else IterationCap.
+inline void finishStats(StepSolution& solution, int iterations, double residual,
                         const SolverSettings& settings,
                         std::chrono::steady_clock::time_point start) {
+  SolveStats& stats = solution.stats;
   stats.iterations = iterations;
   stats.residual = residual;
-  stats.converged = settings.tolerance > 0.0 && residual < settings.tolerance;
+  const bool converged = settings.tolerance > 0.0 && residual < settings.tolerance;
+  const bool finite =
+      std::isfinite(residual) && solution.vhat.allFinite() && solution.lambda.allFinite();
+  if (stats.status == SolveStatus::FactorizationFailed) {
+    // kept: the cause, whatever the numbers became
+  } else if (!finite) {
+    stats.status = SolveStatus::NonFinite;
+  } else if (converged) {
+    stats.status = SolveStatus::Converged;
+  }  // else IterationCap or a noted stall
   stats.solve_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Ends a solve whose factorisation failed before it could iterate: no iterations, vhat and
+/// lambda zero (no answer rather than a meaningless one), status FactorizationFailed.
+inline void finishUnfactored(const StepProblem& problem, StepSolution& solution,
+                             const SolverSettings& settings,
+                             std::chrono::steady_clock::time_point start) {
+  noteFailure(solution.stats, SolveStatus::FactorizationFailed);
+  solution.vhat.setZero(problem.numDof());
+  solution.lambda.setZero(problem.numRows());
+  finishStats(solution, 0, std::numeric_limits<double>::infinity(), settings, start);
 }
 
 class Solver {
@@ -106,12 +137,37 @@ class Solver {
                      StepSolution& solution) = 0;
 };
 
-/// Names accepted by makeSolver, in a stable order.
+/// The papers' two kinds: first-order methods iterate cheap steps; Newton-type ones solve the
+/// full linear system each iteration, and the papers' tables give them a tenth of the iterations.
+enum class SolverKind { FirstOrder, NewtonType };
+
+/// One registered solver (ARCHITECTURE.md: "a solver is one registry entry").  Adding a solver is
+/// its file plus one entry in solver_registry.cpp, or registerSolver() from outside the library.
+struct SolverEntry {
+  std::string name;
+  SolverKind kind = SolverKind::FirstOrder;
+  /// The problem form it takes: "ncp" (A_i, b_i, e, the ADMM papers') for every solver so far.
+  std::string formulation = "ncp";
+  std::string description;  // one line, for `subsim solvers`
+  std::function<std::unique_ptr<Solver>()> make;
+};
+
+/// Every registered solver, built-in ones first in a stable order.
+const std::vector<SolverEntry>& solverRegistry();
+/// Adds a solver (a plugin, a test double).  std::invalid_argument when the name is empty or
+/// taken, or `make` is empty.  Not thread-safe: register before building Worlds on other threads.
+void registerSolver(SolverEntry entry);
+/// Removes the solver named `name` (one added by registerSolver, or a built-in one); false when
+/// none is registered under that name.
+bool unregisterSolver(std::string_view name);
+/// The entry named `name`, or null.
+const SolverEntry* findSolver(std::string_view name);
+
+/// Names accepted by makeSolver, in the registry's order.
 std::vector<std::string> solverNames();
 /// Creates a solver by name; throws std::invalid_argument listing the known names otherwise.
 std::unique_ptr<Solver> makeSolver(std::string_view name);
-/// True for the Newton-type solvers (one linear solve of the full system per iteration), which the
-/// papers' tables give a tenth of the iterations of the first-order ones.
+/// True for the Newton-type solvers (SolverKind::NewtonType).
 bool isNewtonTypeSolver(std::string_view name);
 
 }  // namespace subsim

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <stdexcept>
 
 #include "subsim/solvers/al_newton_solver.hpp"
@@ -11,29 +12,94 @@
 
 namespace subsim {
 
+namespace {
+
+template <class S, class... Args>
+std::function<std::unique_ptr<Solver>()> factory(Args... args) {
+  return [args...] { return std::make_unique<S>(args...); };
+}
+
+std::vector<SolverEntry>& registry() {
+  using K = SolverKind;
+  using V = AlNewtonSolver::Variant;
+  static std::vector<SolverEntry> entries = {
+      {"subadmm", K::FirstOrder, "ncp",
+       "subsystem-based ADMM (ICRA 2025, journal): per-subsystem solves, closed-form constraints",
+       factory<SubadmmSolver>()},
+      {"fadmm", K::FirstOrder, "ncp", "ADMM on the whole system (one sparse factorisation)",
+       factory<FadmmSolver>()},
+      {"pgs", K::FirstOrder, "ncp", "projected Gauss-Seidel on the Delassus operator",
+       factory<PgsSolver>()},
+      {"pgs-cg", K::FirstOrder, "ncp", "PGS accelerated by nonsmooth conjugate gradient",
+       factory<PgsCgSolver>()},
+      {"pj", K::FirstOrder, "ncp", "projected Jacobi on the Delassus operator",
+       factory<ProjectedJacobiSolver>()},
+      {"nnewton", K::NewtonType, "ncp", "nonsmooth Newton on the Fischer-Burmeister reformulation",
+       factory<NnewtonSolver>()},
+      {"canal", K::NewtonType, "ncp",
+       "cascaded Newton augmented Lagrangian (the AL paper) with exact line search",
+       factory<AlNewtonSolver>(V::Canal)},
+      {"ssn", K::NewtonType, "ncp", "semismooth Newton on the AL subproblem (AL paper baseline)",
+       factory<AlNewtonSolver>(V::SemismoothNewton)},
+      {"tr-dogleg", K::NewtonType, "ncp",
+       "trust-region dogleg on the AL subproblem (AL paper baseline)",
+       factory<AlNewtonSolver>(V::TrustRegionDogleg)},
+  };
+  return entries;
+}
+
+std::string knownNames() {
+  std::string known;
+  for (const SolverEntry& e : registry()) known += (known.empty() ? "" : ", ") + e.name;
+  return known;
+}
+
+}  // namespace
+
+const std::vector<SolverEntry>& solverRegistry() {
+  return registry();
+}
+
+void registerSolver(SolverEntry entry) {
+  if (entry.name.empty()) throw std::invalid_argument("registerSolver: the name is empty");
+  if (!entry.make)
+    throw std::invalid_argument("registerSolver('" + entry.name + "'): no factory (make)");
+  if (findSolver(entry.name) != nullptr)
+    throw std::invalid_argument("registerSolver: a solver named '" + entry.name +
+                                "' is registered already (known: " + knownNames() + ")");
+  registry().push_back(std::move(entry));
+}
+
+bool unregisterSolver(std::string_view name) {
+  std::vector<SolverEntry>& entries = registry();
+  const auto it = std::find_if(entries.begin(), entries.end(),
+                               [name](const SolverEntry& e) { return e.name == name; });
+  if (it == entries.end()) return false;
+  entries.erase(it);
+  return true;
+}
+
+const SolverEntry* findSolver(std::string_view name) {
+  for (const SolverEntry& e : registry())
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
 std::vector<std::string> solverNames() {
-  return {"subadmm", "fadmm", "pgs", "pgs-cg", "pj", "nnewton", "canal", "ssn", "tr-dogleg"};
+  std::vector<std::string> names;
+  for (const SolverEntry& e : registry()) names.push_back(e.name);
+  return names;
 }
 
 bool isNewtonTypeSolver(std::string_view name) {
-  return name == "nnewton" || name == "canal" || name == "ssn" || name == "tr-dogleg";
+  const SolverEntry* e = findSolver(name);
+  return e != nullptr && e->kind == SolverKind::NewtonType;
 }
 
 std::unique_ptr<Solver> makeSolver(std::string_view name) {
-  if (name == "subadmm") return std::make_unique<SubadmmSolver>();
-  if (name == "fadmm") return std::make_unique<FadmmSolver>();
-  if (name == "pgs") return std::make_unique<PgsSolver>();
-  if (name == "pgs-cg") return std::make_unique<PgsCgSolver>();
-  if (name == "pj") return std::make_unique<ProjectedJacobiSolver>();
-  if (name == "nnewton") return std::make_unique<NnewtonSolver>();
-  if (name == "canal") return std::make_unique<AlNewtonSolver>(AlNewtonSolver::Variant::Canal);
-  if (name == "ssn")
-    return std::make_unique<AlNewtonSolver>(AlNewtonSolver::Variant::SemismoothNewton);
-  if (name == "tr-dogleg")
-    return std::make_unique<AlNewtonSolver>(AlNewtonSolver::Variant::TrustRegionDogleg);
-  std::string known;
-  for (const std::string& n : solverNames()) known += (known.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown solver '" + std::string(name) + "' (known: " + known + ")");
+  if (const SolverEntry* e = findSolver(name)) return e->make();
+  throw std::invalid_argument("unknown solver '" + std::string(name) + "' (known: " + knownNames() +
+                              ")");
 }
 
 }  // namespace subsim

@@ -58,6 +58,7 @@ void SubadmmSolver::factorizeA(const StepProblem& p, int i) {
     return;
   }
   a_llt_[i].compute(p.A(i));
+  if (a_llt_[i].info() != Eigen::Success) factor_failed_[i] = 1;
   a_factored_[i] = 1;
 }
 
@@ -132,6 +133,7 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
   llt_.resize(ns);
   a_llt_.resize(ns);
   a_factored_.assign(ns, 0);
+  factor_failed_.assign(ns, 0);
   k_scratch_.resize(p.a_data.size());
   z_.resize(zrows);
   y_.resize(zrows);
@@ -246,11 +248,14 @@ void SubadmmSolver::factorize(const StepProblem& p, int i) {
   if (s.dof == 6) {
     // The explicit inverse of the 6x6 SPD block: one matrix-vector product per v-step instead
     // of two triangular solves (a third of the iteration's time otherwise).
-    kinv6_[i] = Eigen::LLT<Mat6>(Eigen::Map<const Mat6>(K)).solve(Mat6::Identity());
+    const Eigen::LLT<Mat6> llt{Eigen::Map<const Mat6>(K)};
+    if (llt.info() != Eigen::Success) factor_failed_[i] = 1;
+    kinv6_[i] = llt.solve(Mat6::Identity());
   } else if (s.dof <= kSmallSpdMaxSize && factorSmallSpd(K, s.dof, k_small_.data() + s.a_offset)) {
     small_factor_[i] = 1;  // a few bodies: solvers/small_spd_factor.hpp
   } else {
     llt_[i].compute(Eigen::Map<const MatX>(K, s.dof, s.dof));
+    if (llt_[i].info() != Eigen::Success) factor_failed_[i] = 1;
   }
 }
 
@@ -425,7 +430,8 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
   double* vhat = sol.vhat.data();
   double* lambda = sol.lambda.data();
 
-  int iterations = max_it;  // unless the tolerance stops it earlier
+  int iterations = max_it;      // unless the tolerance stops it earlier
+  int run_iterations = max_it;  // 0 when a factorisation fails before the first
   double residual = 0.0;
   bool stop = false;
 #pragma omp parallel num_threads(threads)
@@ -437,6 +443,14 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
                       sparse_min_dof_);
       initialPenalty(p, settings, i);
       factorize(p, i);
+    }
+#pragma omp single
+    {
+      if (anyFactorizationFailed()) {
+        noteFailure(st, SolveStatus::FactorizationFailed);
+        iterations = 0;
+        run_iterations = 0;
+      }
     }
     // Initial slack z_ij = J_ij vhat_i from the vhat guess (the current velocities, set by the
     // caller; on a cold call vhat = A^{-1} b, the unconstrained motion) and u_ij = -lambda_j.
@@ -466,7 +480,7 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
         aa_last_f2_ = std::numeric_limits<double>::infinity();
       }
     }
-    for (int l = 0; l < max_it; ++l) {
+    for (int l = 0; l < run_iterations; ++l) {
       const bool last = l + 1 == max_it;
       const bool adapt_now = adaptive && !last && (l + 1) % kAdaptInterval == 0;
       // Residuals cost about a third of an iteration: only computed when something reads them.
@@ -502,6 +516,13 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
             stop = true;
             iterations = l + 1;
           }
+          // A penalty change refactors: K_i = A_i + beta_i J_i^T J_i stays positive definite in
+          // exact arithmetic, but not always in round-off at extreme mass ratios.
+          if (adapt_now && anyFactorizationFailed()) {
+            noteFailure(st, SolveStatus::FactorizationFailed);
+            stop = true;
+            iterations = l + 1;
+          }
         }
       }
       if (stop) break;
@@ -512,7 +533,13 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
       }
     }
   }
-  finishStats(st, iterations, residual, settings, t0);
+  if (st.status == SolveStatus::FactorizationFailed && iterations == 0)
+    return finishUnfactored(p, sol, settings, t0);
+  finishStats(sol, iterations, residual, settings, t0);
+}
+
+bool SubadmmSolver::anyFactorizationFailed() const {
+  return std::find(factor_failed_.begin(), factor_failed_.end(), 1) != factor_failed_.end();
 }
 
 }  // namespace subsim

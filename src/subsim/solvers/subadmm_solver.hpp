@@ -74,6 +74,8 @@ class SubadmmSolver final : public Solver {
   void prepare(const StepProblem& problem, const SolverSettings& settings, int threads);
   void initialPenalty(const StepProblem& problem, const SolverSettings& settings, int subsystem);
   void factorize(const StepProblem& problem, int subsystem);
+  /// True when a factorisation of this solve failed (read in a single region: no race).
+  bool anyFactorizationFailed() const;
   void factorizeA(const StepProblem& problem, int subsystem);
   void multiplyJ(const StepProblem& problem, int attachment, const double* v, double* out) const;
   void addJTransposeTimes(const StepProblem& problem, int attachment, const double* w,
@@ -106,8 +108,9 @@ class SubadmmSolver final : public Solver {
   DoubleBuffer k_small_;
   std::vector<Eigen::LLT<MatX>> llt_;
   std::vector<Eigen::LLT<MatX>> a_llt_;  // of A_i alone: the penalty rule, a cold start's vhat
-  std::vector<char> a_factored_;   // this solve's A_i is factored: 0 no, 1 in a_llt_, 2 sparse
-  PerBodyFactorization per_body_;  // tree subsystems in the per-body form
+  std::vector<char> a_factored_;     // this solve's A_i is factored: 0 no, 1 in a_llt_, 2 sparse
+  std::vector<char> factor_failed_;  // per subsystem: a factorisation of this solve failed
+  PerBodyFactorization per_body_;    // tree subsystems in the per-body form
   SparseSubsystemFactorization sparse_;  // large sparse subsystems
   CompactJacobian compact_;              // J_ij blocks without their zero columns
   int sparse_min_dof_ = SparseSubsystemFactorization::kDefaultMinDof;
