@@ -1,10 +1,14 @@
 #pragma once
-// Test-only helpers that corrupt a problem file in place, so that the tests can exercise every
-// error path of readProblemFile without HDF5's headers (which only the library sees).  Not for
-// production use: errors throw std::runtime_error with HDF5's reason.
+// Test-only helpers that corrupt a problem file (or a recording) in place, so that the tests and
+// fuzz targets can exercise every error path of readProblemFile and readRecording without HDF5's
+// headers (which only the library sees).  Each helper that changes the file seals it again
+// (io/file_seal.hpp), as subsim's writers do, so that the readers get past the seal to the checks
+// behind it.  Not for production use: errors throw std::runtime_error with HDF5's reason.
 #include <cstddef>
 #include <string>
 #include <vector>
+
+#include "subsim/math/types.hpp"
 
 namespace subsim::detail {
 
