@@ -501,6 +501,21 @@ TEST(ProblemFileErrors, WriterRejectsAnInvalidProblemBeforeTouchingTheFile) {
   EXPECT_THROW(writeProblemFile(file.path, {}, problems), std::invalid_argument);
 }
 
+TEST_F(CorruptProblemFile, ReadDatasetHelperGivesTheStoredValues) {
+  std::size_t cols = 99;
+  EXPECT_EQ(detail::readDatasetForTesting(file_.path, std::string(kGroup) + "b", cols),
+            problem().b);
+  EXPECT_EQ(cols, 0u);
+  subsim::DoubleBuffer subsystems;
+  for (const Subsystem& s : problem().subsystems)
+    subsystems.insert(subsystems.end(), {double(s.dof), double(s.dof_offset), double(s.a_offset)});
+  EXPECT_EQ(detail::readDatasetForTesting(file_.path, std::string(kGroup) + "subsystems", cols),
+            subsystems);
+  EXPECT_EQ(cols, 3u);
+  EXPECT_THROW(detail::readDatasetForTesting(file_.path, std::string(kGroup) + "absent", cols),
+               std::runtime_error);
+}
+
 TEST_F(CorruptProblemFile, NoSchemaVersion) {
   detail::removeAttributeForTesting(file_.path, "/", "schema_version");
   expectReadError(file_.path,

@@ -490,6 +490,28 @@ Handle openForTesting(const std::string& path, const std::string& context) {
 
 }  // namespace
 
+DoubleBuffer readDatasetForTesting(const std::string& path, const std::string& object,
+                                   std::size_t& cols) {
+  const std::string context = "readDatasetForTesting('" + path + "', '" + object + "'): ";
+  silenceHdf5();
+  Handle file =
+      checked(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, context, "open");
+  Handle set =
+      checked(H5Dopen2(file.get(), object.c_str(), H5P_DEFAULT), H5Dclose, context, "dataset");
+  Handle space = checked(H5Dget_space(set.get()), H5Sclose, context, "dataspace");
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank != 1 && rank != 2)
+    throw std::runtime_error(context + "rank " + std::to_string(rank) + ", expected 1 or 2");
+  hsize_t dims[2] = {0, 1};
+  checkStatus(H5Sget_simple_extent_dims(space.get(), dims, nullptr), context, "dataspace");
+  cols = rank == 2 ? static_cast<std::size_t>(dims[1]) : 0;
+  DoubleBuffer values(static_cast<std::size_t>(dims[0] * dims[1]));
+  if (!values.empty())
+    checkStatus(H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+                context, "read");
+  return values;
+}
+
 void rewriteDatasetForTesting(const std::string& path, const std::string& object,
                               const DoubleBuffer& values, std::size_t cols, bool integers) {
   const std::string context = "rewriteDatasetForTesting('" + path + "', '" + object + "'): ";

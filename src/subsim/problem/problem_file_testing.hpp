@@ -12,6 +12,12 @@
 
 namespace subsim::detail {
 
+/// The values of the numeric dataset `object` (absolute path) converted to doubles, row-major,
+/// and in `cols` its column count (0 for a 1-D dataset): what rewriteDatasetForTesting takes, so
+/// that a dataset can be changed a little rather than replaced.
+DoubleBuffer readDatasetForTesting(const std::string& path, const std::string& object,
+                                   std::size_t& cols);
+
 /// Replaces dataset `object` (an absolute path in the file, e.g. "/problems/000000/b") by one
 /// holding `values`: 1-D when cols == 0, else values.size() / cols rows of `cols`; stored as
 /// 64-bit floats, or as 32-bit ints when `integers` (values are then truncated).
