@@ -49,6 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         break;
       case CommandLine::Command::Scenarios:
       case CommandLine::Command::Solvers:
+      case CommandLine::Command::Seal:
         break;
     }
   } catch (const OptionError& e) {

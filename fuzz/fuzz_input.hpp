@@ -10,10 +10,14 @@
 
 namespace subsim::fuzz {
 
-/// Writes the fuzz input to a file named after the process and `suffix`, and returns its path.
+/// A file of this process's own, named after `suffix`.
+inline std::string processPath(const char* suffix) {
+  return "/tmp/subsim_fuzz_" + std::to_string(static_cast<long>(getpid())) + suffix;
+}
+
+/// Writes the fuzz input to processPath(suffix), and returns that path.
 inline std::string writeInput(const std::uint8_t* data, std::size_t size, const char* suffix) {
-  const std::string path =
-      "/tmp/subsim_fuzz_" + std::to_string(static_cast<long>(getpid())) + suffix;
+  const std::string path = processPath(suffix);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   return path;

@@ -64,13 +64,14 @@ CLI::Validator oneOf(std::vector<std::string> names) {
 /// Checks what CLI11 would otherwise report as "A subcommand is required" (even for a misspelt
 /// command); prints the error and returns false.
 bool knownCommand(int argc, const char* const* argv, std::ostream& err) {
-  const char* commands = "run, bench, scenarios or solvers (subsim --help lists them)";
+  const char* commands = "run, bench, scenarios, solvers or seal (subsim --help lists them)";
   if (argc < 2) {
     err << "subsim: expected a command: " << commands << "\n";
     return false;
   }
   const std::string first = argv[1];
-  for (const char* known : {"run", "bench", "scenarios", "solvers", "-h", "--help", "--help-all"})
+  for (const char* known :
+       {"run", "bench", "scenarios", "solvers", "seal", "-h", "--help", "--help-all"})
     if (first == known) return true;
   err << "subsim: " << (first.rfind('-', 0) == 0 ? "unknown option '" : "unknown command '")
       << first << "': expected a command first: " << commands << "\n";
@@ -91,6 +92,12 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
   app.add_subcommand("solvers", "list the solvers: kind, formulation and what each is");
 
   CommandLine line;
+  CLI::App* seal_cmd = app.add_subcommand(
+      "seal",
+      "write the checksum that subsim's readers verify onto HDF5 files you changed on purpose "
+      "(docs/problem-format.md, \"Seal\")");
+  seal_cmd->add_option("files", line.seal_files, "problem files or recordings (.h5)")->required();
+
   RunOptions& run = line.run;
   CLI::App* run_cmd = app.add_subcommand("run", "simulate a scene and report its figures");
   run_cmd
@@ -223,11 +230,13 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
     parsed.exit_code = app.exit(e, out, err);
     return parsed;
   } catch (const CLI::RequiredError& e) {
-    // CLI11 says "scene is required".
+    // CLI11 says "scene is required" and "files is required".
     const std::string what = e.what();
     if (what == "scene is required")
       err << "subsim: run: expected a scene: a scene file (.yaml) or a built-in scene such as "
              "granular (subsim scenarios lists them)\n";
+    else if (what == "files is required")
+      err << "subsim: seal: expected one or more HDF5 files (problem files or recordings)\n";
     else
       err << "subsim: " << what << "\n";
     return parsed;
@@ -248,6 +257,7 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
   }
   line.command = app.got_subcommand("scenarios") ? CommandLine::Command::Scenarios
                  : app.got_subcommand("solvers") ? CommandLine::Command::Solvers
+                 : app.got_subcommand("seal")    ? CommandLine::Command::Seal
                  : app.got_subcommand("bench")   ? CommandLine::Command::Bench
                                                  : CommandLine::Command::Run;
   parsed.command_line = std::move(line);

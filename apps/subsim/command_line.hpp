@@ -12,10 +12,11 @@
 namespace subsim::cli {
 
 struct CommandLine {
-  enum class Command { Scenarios, Solvers, Run, Bench };
+  enum class Command { Scenarios, Solvers, Run, Bench, Seal };
   Command command = Command::Run;
   RunOptions run;
   BenchOptions bench;
+  std::vector<std::string> seal_files;  // `subsim seal FILE...`
 };
 
 /// The parsed command line, or the exit status when parsing ended it: 0 after --help (printed

@@ -55,6 +55,8 @@ int runScenarios();
 int runSolvers();
 int runSimulation(const RunOptions& options);
 int runBench(const BenchOptions& options);
+/// `subsim seal FILE...`: the checksum that subsim's HDF5 readers verify (io/file_seal.hpp).
+int runSeal(const std::vector<std::string>& files);
 /// `bench --scaling` once its options are checked (scaling_bench.cpp).
 int runScalingBench(const BenchOptions& options, int iterations);
 /// The default reference iteration count of `bench --problems` and `--convergence`.

@@ -1,6 +1,6 @@
 // subsim: the command line.  `subsim scenarios` and `subsim solvers` list the built-in scenes and
-// the solvers; `subsim run SCENE` simulates one; `subsim bench SCENE...` compares solvers (see
-// README.md).
+// the solvers; `subsim run SCENE` simulates one; `subsim bench SCENE...` compares solvers;
+// `subsim seal FILE...` writes the checksum onto HDF5 files (see README.md).
 #include <iostream>
 
 #include "command_line.hpp"
@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
         return runScenarios();
       case CommandLine::Command::Solvers:
         return runSolvers();
+      case CommandLine::Command::Seal:
+        return runSeal(line.seal_files);
       case CommandLine::Command::Bench:
         return runBench(line.bench);
       case CommandLine::Command::Run:

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "subsim/io/file_seal.hpp"
 #include "subsim/problem/problem_file.hpp"
 #include "subsim/problem/problem_file_testing.hpp"
 #include "subsim/problem/problem_hash.hpp"
@@ -383,15 +385,86 @@ class CorruptProblemFile : public ::testing::Test {
   std::vector<RecordedProblem> problems_;
 };
 
+/// The message of readProblemFile's std::runtime_error.
+std::string readError(const std::string& path) {
+  try {
+    readProblemFile(path);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no error reading " << path;
+  return "";
+}
+
 TEST(ProblemFileErrors, MissingFile) {
   const std::string path = tempPath("_does_not_exist");
-  expectReadError(path, {path});
+  EXPECT_EQ(readError(path), "cannot open problem file '" + path + "': No such file or directory");
+}
+
+// The seal (io/file_seal.hpp) is checked before HDF5 sees the file; each way it can fail says what
+// happened and what to do.
+class UnsealedProblemFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    writeProblemFile(file_.path, {"test", "test", 0.01}, recordProblems("pendulum:links=2", 5, 1));
+    size_ = std::filesystem::file_size(file_.path);
+  }
+  TempFile file_{tempPath()};
+  std::uintmax_t size_ = 0;
+};
+
+TEST_F(UnsealedProblemFile, WithoutSeal) {
+  std::filesystem::resize_file(file_.path, size_ - kSealSize);
+  EXPECT_EQ(readError(file_.path),
+            "'" + file_.path +
+                "' is not a valid subsim problem file: it carries no subsim checksum (written by "
+                "another program, changed after subsim wrote it, or cut short while being "
+                "written): libhdf5 can crash on a damaged file, so subsim reads only files whose "
+                "checksum it verifies; if you wrote or changed this file on purpose, run: subsim "
+                "seal '" +
+                file_.path + "'");
+  // What the message advises.
+  sealFile(file_.path);
+  EXPECT_EQ(readProblemFile(file_.path).problems.size(), 1u);
+}
+
+TEST_F(UnsealedProblemFile, CutShort) {
+  std::filesystem::resize_file(file_.path, size_ - 1);
+  EXPECT_EQ(readError(file_.path),
+            "'" + file_.path + "' is not a valid subsim problem file: it is " +
+                std::to_string(size_ - 1) + " bytes long, its checksum was made for " +
+                std::to_string(size_) +
+                " bytes: the file was cut short or extended after subsim wrote it (record it "
+                "again; if you changed it on purpose, run: subsim seal '" +
+                file_.path + "')");
+}
+
+TEST_F(UnsealedProblemFile, Extended) {
+  std::ofstream(file_.path, std::ios::binary | std::ios::app) << '\n';
+  expectReadError(file_.path,
+                  {"' is not a valid subsim problem file: it is " + std::to_string(size_ + 1) +
+                   " bytes long, its checksum was made for " + std::to_string(size_) + " bytes"});
+}
+
+TEST_F(UnsealedProblemFile, Damaged) {
+  {
+    std::fstream f(file_.path, std::ios::binary | std::ios::in | std::ios::out);
+    f.seekp(static_cast<std::streamoff>(size_ / 2));
+    f.put('\x5a');
+  }
+  EXPECT_EQ(readError(file_.path),
+            "'" + file_.path +
+                "' is not a valid subsim problem file: its checksum does not match its contents: "
+                "the file was damaged or changed after subsim wrote it (record it again; if you "
+                "changed it on purpose, run: subsim seal '" +
+                file_.path + "')");
 }
 
 TEST(ProblemFileErrors, TextFile) {
   TempFile file(tempPath());
   std::ofstream(file.path) << "not an HDF5 file, just text\n";
-  expectReadError(file.path, {file.path, "not an HDF5 file"});
+  EXPECT_EQ(readError(file.path),
+            "'" + file.path + "' is not a valid subsim problem file: not an HDF5 file");
 }
 
 TEST(ProblemFileErrors, WriterNamesAFileItCannotCreate) {
@@ -426,6 +499,21 @@ TEST(ProblemFileErrors, WriterRejectsAnInvalidProblemBeforeTouchingTheFile) {
   problems = recordProblems("pendulum:links=2", 5, 1);
   problems[0].warm_start.vhat = VecX::Zero(problems[0].problem.numDof() + 1);
   EXPECT_THROW(writeProblemFile(file.path, {}, problems), std::invalid_argument);
+}
+
+TEST_F(CorruptProblemFile, ReadDatasetHelperGivesTheStoredValues) {
+  std::size_t cols = 99;
+  EXPECT_EQ(detail::readDatasetForTesting(file_.path, std::string(kGroup) + "b", cols),
+            problem().b);
+  EXPECT_EQ(cols, 0u);
+  subsim::DoubleBuffer subsystems;
+  for (const Subsystem& s : problem().subsystems)
+    subsystems.insert(subsystems.end(), {double(s.dof), double(s.dof_offset), double(s.a_offset)});
+  EXPECT_EQ(detail::readDatasetForTesting(file_.path, std::string(kGroup) + "subsystems", cols),
+            subsystems);
+  EXPECT_EQ(cols, 3u);
+  EXPECT_THROW(detail::readDatasetForTesting(file_.path, std::string(kGroup) + "absent", cols),
+               std::runtime_error);
 }
 
 TEST_F(CorruptProblemFile, NoSchemaVersion) {

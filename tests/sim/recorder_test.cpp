@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "subsim/io/file_seal.hpp"
 #include "subsim/metrics/step_metrics.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/recorder.hpp"
@@ -186,12 +187,72 @@ TEST_F(RecorderTest, ReadingATextFileThrowsNamingTheFile) {
 
 TEST_F(RecorderTest, ReadingAMissingFileThrowsNamingTheFile) {
   const std::string path = file("absent.h5");
-  const std::string what = readError(path);
-  EXPECT_NE(what.find("cannot open recording '" + path + "': "), std::string::npos) << what;
+  EXPECT_EQ(readError(path), "cannot open recording '" + path + "': No such file or directory");
+}
+
+TEST_F(RecorderTest, RecordingIsSealedWhenTheRecorderCloses) {
+  const std::string path = file("run.h5");
+  const Model model = buildScenario("sphere").model;
+  {
+    Recorder recorder(path, model, RecordingInfo{"sphere", "subadmm", model.dt});
+    // As a process that dies mid-run leaves it: unsealed, and refused with what to do.
+    EXPECT_NE(checkSeal(path).status, SealStatus::Ok);
+    EXPECT_NE(readError(path).find("it carries no subsim checksum"), std::string::npos);
+  }
+  EXPECT_EQ(checkSeal(path).status, SealStatus::Ok);
+  EXPECT_EQ(readRecording(path).scene, "sphere");
+}
+
+TEST_F(RecorderTest, ReadingAnUnsealedRecordingThrowsSayingWhatToDo) {
+  const std::string path = file("unsealed.h5");
+  runAndRecord("spinner", 2, path);
+  const std::uintmax_t size = fs::file_size(path);
+  fs::resize_file(path, size - kSealSize);
+  EXPECT_EQ(readError(path),
+            "'" + path +
+                "' is not a valid subsim recording: it carries no subsim checksum (written by "
+                "another program, changed after subsim wrote it, or cut short while being "
+                "written): libhdf5 can crash on a damaged file, so subsim reads only files whose "
+                "checksum it verifies; if you wrote or changed this file on purpose, run: subsim "
+                "seal '" +
+                path + "'");
+  sealFile(path);
+  EXPECT_EQ(readRecording(path).steps.size(), 2u);
+}
+
+TEST_F(RecorderTest, ReadingARecordingCutShortThrowsNamingBothSizes) {
+  const std::string path = file("short.h5");
+  runAndRecord("spinner", 2, path);
+  const std::uintmax_t size = fs::file_size(path);
+  fs::resize_file(path, size - 1);
+  EXPECT_EQ(readError(path), "'" + path + "' is not a valid subsim recording: it is " +
+                                 std::to_string(size - 1) +
+                                 " bytes long, its checksum was made for " + std::to_string(size) +
+                                 " bytes: the file was cut short or extended after subsim wrote "
+                                 "it (record it again; if you changed it on purpose, run: subsim "
+                                 "seal '" +
+                                 path + "')");
+}
+
+TEST_F(RecorderTest, ReadingADamagedRecordingThrowsSayingWhatToDo) {
+  const std::string path = file("damaged.h5");
+  runAndRecord("spinner", 2, path);
+  {
+    std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
+    f.seekp(static_cast<std::streamoff>(fs::file_size(path) / 2));
+    f.put('\x5a');
+  }
+  EXPECT_EQ(readError(path),
+            "'" + path +
+                "' is not a valid subsim recording: its checksum does not match its contents: the "
+                "file was damaged or changed after subsim wrote it (record it again; if you "
+                "changed it on purpose, run: subsim seal '" +
+                path + "')");
 }
 
 // Valid HDF5 files that are not recordings, embedded as bytes because the tests do not see
-// hdf5.h.  Made with the HDF5 1.10 C API, H5F_LIBVER_LATEST (hence so small):
+// hdf5.h; the tests seal them, as `subsim seal` would, so that the reader gets to the layout.
+// Made with the HDF5 1.10 C API, H5F_LIBVER_LATEST (hence so small):
 //   kEmptyHdf5:    H5Fcreate only;
 //   kNoGroupsHdf5: root attributes schema_version (int 1), scene, solver (fixed-length strings
 //                  "sphere"), dt (0.01) and one empty group "other"; no /bodies, no /steps.
@@ -248,9 +309,20 @@ void writeBytes(const std::string& path, const unsigned char (&bytes)[N]) {
   out.write(reinterpret_cast<const char*>(bytes), static_cast<std::streamsize>(N));
 }
 
+TEST_F(RecorderTest, ReadingAnUnsealedForeignHdf5FileThrowsBeforeHdf5ReadsIt) {
+  const std::string path = file("foreign.h5");
+  writeBytes(path, kNoGroupsHdf5);
+  const std::string what = readError(path);
+  EXPECT_NE(
+      what.find("'" + path + "' is not a valid subsim recording: it carries no subsim checksum"),
+      std::string::npos)
+      << what;
+}
+
 TEST_F(RecorderTest, ReadingAnHdf5FileWithoutTheGroupsThrows) {
   const std::string path = file("foreign.h5");
   writeBytes(path, kNoGroupsHdf5);
+  sealFile(path);
   const std::string what = readError(path);
   EXPECT_NE(what.find("'" + path + "' is not a valid subsim recording: missing group /bodies"),
             std::string::npos)
@@ -260,6 +332,7 @@ TEST_F(RecorderTest, ReadingAnHdf5FileWithoutTheGroupsThrows) {
 TEST_F(RecorderTest, ReadingAnEmptyHdf5FileThrowsNamingTheAttribute) {
   const std::string path = file("empty.h5");
   writeBytes(path, kEmptyHdf5);
+  sealFile(path);
   const std::string what = readError(path);
   EXPECT_NE(what.find("'" + path +
                       "' is not a valid subsim recording: missing attribute /schema_version"),

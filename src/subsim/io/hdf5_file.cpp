@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "subsim/io/file_seal.hpp"
+
 namespace subsim::hdf5 {
 
 void silenceHdf5() {
@@ -94,9 +96,35 @@ void FileReader::checkSchemaVersion(int found, int known) const {
 
 Handle FileReader::openFile() const {
   const std::string context = "cannot open " + kind_ + " '" + path_ + "': ";
-  const htri_t is_hdf5 = H5Fis_hdf5(path_.c_str());
-  if (is_hdf5 < 0) failHdf5(context, "");
-  if (is_hdf5 == 0) fail("not an HDF5 file");
+  // HDF5 sees no byte of a file before its seal is verified: libhdf5 crashes on damaged files.
+  const SealCheck seal = checkSeal(path_);
+  const std::string reseal = "run: subsim seal '" + path_ + "'";
+  switch (seal.status) {
+    case SealStatus::Ok:
+      break;
+    case SealStatus::CannotOpen:
+      throw std::runtime_error(context + seal.reason);
+    case SealStatus::NotHdf5:
+      fail("not an HDF5 file");
+    case SealStatus::Missing:
+      fail(
+          "it carries no subsim checksum (written by another program, changed after subsim wrote "
+          "it, or cut short while being written): libhdf5 can crash on a damaged file, so subsim "
+          "reads only files whose checksum it verifies; if you wrote or changed this file on "
+          "purpose, " +
+          reseal);
+    case SealStatus::SizeMismatch:
+      fail("it is " + std::to_string(seal.file_size) + " bytes long, its checksum was made for " +
+           std::to_string(seal.sealed_size) +
+           " bytes: the file was cut short or extended after subsim wrote it (record it again; if "
+           "you changed it on purpose, " +
+           reseal + ")");
+    case SealStatus::ChecksumMismatch:
+      fail(
+          "its checksum does not match its contents: the file was damaged or changed after subsim "
+          "wrote it (record it again; if you changed it on purpose, " +
+          reseal + ")");
+  }
   return checked(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, context, "");
 }
 

@@ -169,8 +169,10 @@ class FileReader {
   /// Fails unless `found`, the file's /schema_version, is the version `known` to the reader.
   void checkSchemaVersion(int found, int known) const;
 
-  /// Opens the file read-only.  A file that cannot be opened fails with "cannot open <kind>
-  /// '<path>': <HDF5's reason>", one that is not HDF5 with prefix() + "not an HDF5 file".
+  /// Opens the file read-only once its seal (io/file_seal.hpp) is verified.  A file that cannot
+  /// be opened fails with "cannot open <kind> '<path>': <the system's reason>", one that is not
+  /// HDF5 with prefix() + "not an HDF5 file", one without an intact seal with prefix() and what is
+  /// wrong with it, and what to do.
   Handle openFile() const;
 
   /// Group `name` of `parent` (`full` is its path for messages).

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "subsim/io/file_seal.hpp"
 #include "subsim/io/hdf5_file.hpp"
 #include "subsim/problem/problem_file_testing.hpp"
 
@@ -273,6 +274,8 @@ void writeProblemFile(const std::string& path, const ProblemFileInfo& info,
   // Written last: a file cut short by an I/O error lacks it and so is rejected by the reader.
   writeAttribute(root, "count", static_cast<int>(problems.size()), context);
   checkStatus(file.close(), context, "closing");
+  // Only a file that HDF5 completed is sealed; the readers refuse an unsealed one.
+  sealFile(path);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -478,12 +481,36 @@ ProblemFile readProblemFile(const std::string& path) {
 namespace detail {
 namespace {
 
+// A read-write close truncates the file to HDF5's end of allocation, which drops its seal: each
+// helper seals the file again, so that the readers' checks behind the seal stay reachable.
 Handle openForTesting(const std::string& path, const std::string& context) {
   silenceHdf5();
   return checked(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, context, "open");
 }
 
 }  // namespace
+
+DoubleBuffer readDatasetForTesting(const std::string& path, const std::string& object,
+                                   std::size_t& cols) {
+  const std::string context = "readDatasetForTesting('" + path + "', '" + object + "'): ";
+  silenceHdf5();
+  Handle file =
+      checked(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, context, "open");
+  Handle set =
+      checked(H5Dopen2(file.get(), object.c_str(), H5P_DEFAULT), H5Dclose, context, "dataset");
+  Handle space = checked(H5Dget_space(set.get()), H5Sclose, context, "dataspace");
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank != 1 && rank != 2)
+    throw std::runtime_error(context + "rank " + std::to_string(rank) + ", expected 1 or 2");
+  hsize_t dims[2] = {0, 1};
+  checkStatus(H5Sget_simple_extent_dims(space.get(), dims, nullptr), context, "dataspace");
+  cols = rank == 2 ? static_cast<std::size_t>(dims[1]) : 0;
+  DoubleBuffer values(static_cast<std::size_t>(dims[0] * dims[1]));
+  if (!values.empty())
+    checkStatus(H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+                context, "read");
+  return values;
+}
 
 void rewriteDatasetForTesting(const std::string& path, const std::string& object,
                               const DoubleBuffer& values, std::size_t cols, bool integers) {
@@ -499,6 +526,7 @@ void rewriteDatasetForTesting(const std::string& path, const std::string& object
     writeArray(file.get(), object.c_str(), values.data(), rows, cols, context);
   }
   checkStatus(file.close(), context, "close");
+  sealFile(path);
 }
 
 void removeObjectForTesting(const std::string& path, const std::string& object) {
@@ -506,6 +534,7 @@ void removeObjectForTesting(const std::string& path, const std::string& object) 
   Handle file = openForTesting(path, context);
   checkStatus(H5Ldelete(file.get(), object.c_str(), H5P_DEFAULT), context, "delete");
   checkStatus(file.close(), context, "close");
+  sealFile(path);
 }
 
 void removeAttributeForTesting(const std::string& path, const std::string& object,
@@ -515,6 +544,7 @@ void removeAttributeForTesting(const std::string& path, const std::string& objec
   checkStatus(H5Adelete_by_name(file.get(), object.c_str(), name.c_str(), H5P_DEFAULT), context,
               name);
   checkStatus(file.close(), context, "close");
+  sealFile(path);
 }
 
 void setIntAttributeForTesting(const std::string& path, const std::string& object,
@@ -528,6 +558,7 @@ void setIntAttributeForTesting(const std::string& path, const std::string& objec
   writeAttribute(target.get(), name.c_str(), value, context);
   target.reset();
   checkStatus(file.close(), context, "close");
+  sealFile(path);
 }
 
 }  // namespace detail

@@ -41,7 +41,8 @@ struct ProblemFileInfo {
 /// problem index and the defect, before the file is touched, when a problem fails
 /// StepProblem::check(), has an inconsistent layout or non-finite values, or a warm start part of
 /// the wrong size; std::runtime_error("cannot create problem file 'PATH': ...") or
-/// ("cannot write problem file 'PATH': ...") when HDF5 fails.
+/// ("cannot write problem file 'PATH': ...") when HDF5 fails, ("cannot seal 'PATH': ...") when the
+/// complete file cannot be sealed (io/file_seal.hpp; the reader refuses an unsealed file).
 void writeProblemFile(const std::string& path, const ProblemFileInfo& info,
                       const std::vector<RecordedProblem>& problems);
 
@@ -50,11 +51,13 @@ struct ProblemFile {
   std::vector<RecordedProblem> problems;
 };
 
-/// Reads a whole problem file.  Every problem is validated (layout, offsets, enum values, finite
-/// values, then StepProblem::check()) before it is returned, so a solver can use it directly;
-/// std::runtime_error naming the file and the first missing or bad object otherwise (missing file,
-/// not HDF5, wrong schema_version, missing group/attribute/dataset, wrong type or size, offsets out
-/// of range, non-finite values).
+/// Reads a whole problem file, once its seal (io/file_seal.hpp) shows that it is exactly as
+/// writeProblemFile left it: HDF5 never sees a damaged file.  Every problem is validated (layout,
+/// offsets, enum values, finite values, then StepProblem::check()) before it is returned, so a
+/// solver can use it directly; std::runtime_error naming the file and the first missing or bad
+/// object otherwise (missing file, not HDF5, no seal or one that does not fit, wrong
+/// schema_version, missing group/attribute/dataset, wrong type or size, offsets out of range,
+/// non-finite values).
 ProblemFile readProblemFile(const std::string& path);
 
 }  // namespace subsim

@@ -1,12 +1,22 @@
 #pragma once
-// Test-only helpers that corrupt a problem file in place, so that the tests can exercise every
-// error path of readProblemFile without HDF5's headers (which only the library sees).  Not for
-// production use: errors throw std::runtime_error with HDF5's reason.
+// Test-only helpers that corrupt a problem file (or a recording) in place, so that the tests and
+// fuzz targets can exercise every error path of readProblemFile and readRecording without HDF5's
+// headers (which only the library sees).  Each helper that changes the file seals it again
+// (io/file_seal.hpp), as subsim's writers do, so that the readers get past the seal to the checks
+// behind it.  Not for production use: errors throw std::runtime_error with HDF5's reason.
 #include <cstddef>
 #include <string>
 #include <vector>
 
+#include "subsim/math/types.hpp"
+
 namespace subsim::detail {
+
+/// The values of the numeric dataset `object` (absolute path) converted to doubles, row-major,
+/// and in `cols` its column count (0 for a 1-D dataset): what rewriteDatasetForTesting takes, so
+/// that a dataset can be changed a little rather than replaced.
+DoubleBuffer readDatasetForTesting(const std::string& path, const std::string& object,
+                                   std::size_t& cols);
 
 /// Replaces dataset `object` (an absolute path in the file, e.g. "/problems/000000/b") by one
 /// holding `values`: 1-D when cols == 0, else values.size() / cols rows of `cols`; stored as

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "subsim/io/file_seal.hpp"
 #include "subsim/io/hdf5_file.hpp"
 
 namespace subsim {
@@ -71,7 +72,13 @@ Recorder::Recorder(const std::string& path, const Model& model, const RecordingI
 
 Recorder::~Recorder() {
   impl_->steps_group.reset();
-  impl_->file.close();
+  // Only a file that HDF5 flushed and closed is sealed: the readers refuse an unsealed one.
+  if (impl_->file.close() < 0) return;
+  try {
+    sealFile(impl_->path);
+  } catch (const std::exception&) {
+    // A destructor cannot report it; the file stays unsealed and readRecording says so.
+  }
 }
 
 int Recorder::stepsRecorded() const {

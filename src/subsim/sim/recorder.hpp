@@ -40,7 +40,11 @@ class Recorder {
   /// Creates (truncates) the file; throws std::runtime_error("cannot create recording 'PATH': ...")
   /// on failure (e.g. a directory that does not exist).
   Recorder(const std::string& path, const Model& model, const RecordingInfo& info);
-  /// Closes the file, which flushes it; errors at this point can only be ignored.
+  /// Closes the file, which flushes it, then seals it (io/file_seal.hpp), after which
+  /// readRecording accepts it.  Errors at this point can only be ignored: a file that failed to
+  /// close or to be sealed, like that of a process that died mid-run, stays unsealed, and
+  /// readRecording refuses it with a message saying what to do (`subsim seal FILE` once the file
+  /// is known to be good).
   ~Recorder();
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
@@ -77,7 +81,8 @@ struct Recording {
 };
 
 /// Throws std::runtime_error naming the file and the missing/bad object for a file that is not a
-/// subsim recording (not HDF5, wrong schema_version, missing group/attribute/dataset, bad shape).
+/// subsim recording (not HDF5, no seal or one that does not fit the file, wrong schema_version,
+/// missing group/attribute/dataset, bad shape).  HDF5 sees the file only once its seal is verified.
 Recording readRecording(const std::string& path);
 
 }  // namespace subsim
