@@ -12,6 +12,7 @@
 
 #include "subsim/io/file_seal.hpp"
 #include "subsim/metrics/step_metrics.hpp"
+#include "subsim/problem/problem_file_testing.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/recorder.hpp"
 #include "subsim/sim/world.hpp"
@@ -73,6 +74,7 @@ void expectSame(const Expected& e, const RecordedStep& s, int k) {
   EXPECT_EQ(s.time, e.state.time);
   EXPECT_EQ(s.iterations, e.report.iterations);
   EXPECT_EQ(s.residual, e.report.residual);
+  EXPECT_EQ(s.solve_status, solveStatusName(e.report.solve_status));
   EXPECT_EQ(s.solver_ms, e.report.solver_ms);
   EXPECT_EQ(s.max_penetration, e.report.max_penetration);
   EXPECT_EQ(s.constraint_residual, e.metrics.constraint_residual);
@@ -132,6 +134,17 @@ TEST_F(RecorderTest, GranularRoundTripIsExact) {
   }
   // The round trip must have carried real impulses, not only poses and zeros.
   EXPECT_GT(pushing_contacts, 0);
+}
+
+TEST_F(RecorderTest, RecordingsWithoutTheSolveStatusStillRead) {
+  // solve_status was added after schema version 1 was fixed: older recordings lack it.
+  const std::string path = file("older.h5");
+  runAndRecord("sphere", 2, path);
+  EXPECT_EQ(readRecording(path).steps[0].solve_status, "converged");
+  detail::removeAttributeForTesting(path, "/steps/000000", "solve_status");
+  const Recording rec = readRecording(path);
+  EXPECT_EQ(rec.steps[0].solve_status, "");
+  EXPECT_EQ(rec.steps[1].solve_status, "converged");
 }
 
 TEST_F(RecorderTest, RecordingTruncatesAnExistingFile) {

@@ -144,6 +144,7 @@ void Recorder::record(const World& world, const StepReport& report, const StepMe
     writeAttribute(g, "time", state.time, context);
     writeAttribute(g, "iterations", report.iterations, context);
     writeAttribute(g, "residual", report.residual, context);
+    writeStringAttribute(g, "solve_status", solveStatusName(report.solve_status), context);
     writeAttribute(g, "solver_ms", report.solver_ms, context);
     writeAttribute(g, "step_ms", report.step_ms, context);
     writeAttribute(g, "constraint_residual", metrics.constraint_residual, context);
@@ -278,6 +279,9 @@ class Reader : FileReader {
     step.time = readScalar<double>(g, where, "time");
     step.iterations = readScalar<int>(g, where, "iterations");
     step.residual = readScalar<double>(g, where, "residual");
+    // Added after schema version 1 was fixed: recordings written before lack it.
+    if (H5Aexists(g, "solve_status") > 0)
+      step.solve_status = readStringAttribute(g, where, "solve_status");
     step.solver_ms = readScalar<double>(g, where, "solver_ms");
     step.constraint_residual = readScalar<double>(g, where, "constraint_residual");
     step.contact_fb_residual = readScalar<double>(g, where, "contact_fb_residual");

@@ -65,6 +65,7 @@ struct RecordedStep {
   double time;
   int iterations;
   double residual, solver_ms, constraint_residual, contact_fb_residual, max_penetration;
+  std::string solve_status;  // solveStatusName(); empty in recordings written before it existed
   std::vector<Vec3> position;
   std::vector<Quat> orientation;
   std::vector<Vec3> contact_point, contact_normal, contact_impulse;  // impulse [n, t1, t2] N s
