@@ -105,16 +105,6 @@ bool loadValidScene(const std::string& spec, LoadedScene& out) {
   }
 }
 
-/// World's own default (world.cpp), computed here so that the table can state the limit and the
-/// bench can tell a penetration failure from other divergence by value, not by message text.
-double defaultPenetrationLimit(const Model& model) {
-  double smallest = std::numeric_limits<double>::infinity();
-  for (const BodyShape& s : model.shapes)
-    if (model.bodies[s.body].kind == BodyKind::Dynamic)
-      smallest = std::min(smallest, s.shape.smallestSize());
-  return 0.5 * smallest;
-}
-
 WorldSettings worldSettings(const std::string& solver, int iterations, int threads,
                             double penetration_limit) {
   WorldSettings ws;
@@ -404,11 +394,10 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
     problem = scene.recorded.problems[step - 1];
     warm_start = scene.recorded.warm_starts[step - 1];
   } else {
-    const double limit = o.penetration_limit.value_or(defaultPenetrationLimit(scene.model));
     World world(scene.model,
                 worldSettings(o.reference_solver,
                               o.reference_iterations.value_or(kDefaultReferenceIterations),
-                              o.threads, limit));
+                              o.threads, o.penetration_limit.value_or(0.0)));
     for (int k = 1; k <= step; ++k) {
       progress(scene.spec + ": reference step " + std::to_string(k) + "/" + std::to_string(step));
       const StepReport r = world.step();
@@ -579,8 +568,12 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
       info.steps = o.steps.value_or(scene.default_steps);
       info.dt = scene.model.dt;
       info.penetration_limit_from_user = o.penetration_limit.has_value();
-      info.penetration_limit = o.penetration_limit.value_or(defaultPenetrationLimit(scene.model));
-      info.dof = World(scene.model, worldSettings(o.reference_solver, 1, 1, 0.0)).dof();
+      // World's own limit (0: its default), so that the table states the very number every
+      // cell's World judges by, and the bench can tell a penetration failure by value.
+      const World probe(scene.model,
+                        worldSettings(o.reference_solver, 1, 1, o.penetration_limit.value_or(0.0)));
+      info.penetration_limit = probe.penetrationLimit();
+      info.dof = probe.dof();
     }
 
     if (o.problems && !scene.from_file) {

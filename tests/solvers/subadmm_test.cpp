@@ -135,7 +135,9 @@ TEST(Subadmm, AdaptivePenaltyReachesTheSameSolution) {
   s.max_iterations = 50000;
   s.tolerance = 1e-12;
   StepSolution a, b;
+  s.adaptive_beta = false;  // the default is adaptive: this run keeps the initial penalty
   fixed.solve(p, s, a);
+  ASSERT_TRUE(a.stats.converged()) << a.stats.residual;
   s.adaptive_beta = true;
   s.beta_scale = 5.0;  // start far from the balanced penalty
   adaptive.solve(p, s, b);

@@ -92,6 +92,9 @@ class World {
 
   /// Total kinetic energy of the dynamic bodies (J).
   double kineticEnergy() const;
+  /// The penetration (m) beyond which a step diverges: WorldSettings::penetration_limit, or half
+  /// the smallest shape of a simulated body (rigid or articulated); infinite without one.
+  double penetrationLimit() const { return penetration_limit_; }
   /// Number of DOF in the problem (sum of subsystem sizes; kinematic bodies excluded).
   int dof() const { return partition_.totalDof(); }
 
