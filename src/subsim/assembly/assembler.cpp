@@ -2,6 +2,7 @@
 
 #include "subsim/assembly/constraint_rows.hpp"
 #include "subsim/assembly/deformable_rows.hpp"
+#include "subsim/model/integrator.hpp"
 
 namespace subsim {
 
@@ -51,7 +52,7 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
 
   // Subsystem blocks: A = M_k / (1 - theta), b = M_k v_k / (1 - theta) + h f_k per body (2 M_k
   // and 2 M_k v_k + h f_k at the midpoint theta = 1/2).
-  const double g = 1.0 / (1.0 - model.theta);
+  const double g = thetaFactor(model.theta);
   for (int s = 0; s < partition.numSubsystems(); ++s) {
     const int sub = problem.addSubsystem(partition.dofOf(s));
     if (partition.piece_of_subsystem[s] >= 0) {

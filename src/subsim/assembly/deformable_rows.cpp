@@ -4,6 +4,7 @@
 
 #include "subsim/assembly/assembler.hpp"
 #include "subsim/assembly/constraint_rows.hpp"
+#include "subsim/model/integrator.hpp"
 
 namespace subsim {
 
@@ -47,7 +48,7 @@ void addDeformablePieceBlock(const Model& model, int d, int piece, const State& 
   fem.updateRotations(x, ws);
   f.setZero(fem.numDof());
   fem.addElasticForces(x, ws, f);
-  const double g = 1.0 / (1.0 - model.theta);
+  const double g = thetaFactor(model.theta);
   const double alpha = body.material.rayleigh_mass, beta = body.material.rayleigh_stiffness;
   const VecX& m = fem.lumpedMass();
 

@@ -7,6 +7,7 @@
 #include "subsim/assembly/assembler.hpp"
 #include "subsim/assembly/constraint_rows.hpp"
 #include "subsim/math/portable_math.hpp"
+#include "subsim/model/integrator.hpp"
 
 namespace subsim {
 
@@ -61,7 +62,7 @@ void addRobotBlock(const Model& model, int robot, const State& state, double h, 
   const Articulation& art = r.articulation;
   const VecX& q = state.robot_q[robot];
   const VecX& v = state.robot_v[robot];
-  const double g = 1.0 / (1.0 - model.theta);
+  const double g = thetaFactor(model.theta);
   massMatrix(art, q, work.M);
   biasForces(art, q, v, model.gravity, work.bias);
   if (r.gravity_compensation) {

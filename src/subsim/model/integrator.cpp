@@ -6,7 +6,7 @@ namespace subsim {
 
 void integrateRigidBody(const Body& body, const Vec3& v_hat, const Vec3& w_hat, double h,
                         double theta, Pose& pose, Vec3& linear_velocity, Vec3& angular_velocity) {
-  const double g = 1.0 / (1.0 - theta);
+  const double g = thetaFactor(theta);
   pose.position += h * v_hat;
   linear_velocity = g * (v_hat - theta * linear_velocity);
   const Mat3 R0 = pose.orientation.toRotationMatrix();

@@ -4,6 +4,13 @@
 
 namespace subsim {
 
+/// g = 1 / (1 - theta), the factor of the theta-method (AL paper eq. 2) that turns the midpoint
+/// velocity into the end-of-step one, v_{k+1} = g (vhat - theta v_k), and scales A = g M.  The
+/// one place it is written (assembly, the World and this integrator all use it).
+inline double thetaFactor(double theta) {
+  return 1.0 / (1.0 - theta);
+}
+
 /// Advances one dynamic rigid body by h given its twist (v_hat, w_hat) from the solver, where
 /// vhat = theta v_k + (1 - theta) v_{k+1} (Model::theta; 1/2 is the midpoint rule):
 ///   position:  x_{k+1} = x_k + h v_hat

@@ -354,7 +354,7 @@ StepReport World::step() {
       state_.midpoint_angular_velocity[b] = w_hat;
     }
   }
-  const double g = 1.0 / (1.0 - model_.theta);
+  const double g = thetaFactor(model_.theta);
   for (size_t r = 0; r < model_.robots.size(); ++r) {
     const Robot& robot = model_.robots[r];
     const Subsystem& sub = problem_.subsystems[partition_.robot_subsystem[r]];
