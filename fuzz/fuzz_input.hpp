@@ -5,7 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace subsim::fuzz {
@@ -13,6 +15,17 @@ namespace subsim::fuzz {
 /// A file of this process's own, named after `suffix`.
 inline std::string processPath(const char* suffix) {
   return "/tmp/subsim_fuzz_" + std::to_string(static_cast<long>(getpid())) + suffix;
+}
+
+/// The bytes of the file at `path`, which is then removed (a base file written once per process).
+inline std::string takeFile(const std::string& path) {
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::remove(path.c_str());
+  return bytes;
 }
 
 /// Writes the fuzz input to processPath(suffix), and returns that path.

@@ -45,10 +45,7 @@ const std::string& baseFile() {
     }
     const std::string path = subsim::fuzz::processPath("_base.h5");
     subsim::writeProblemFile(path, {"fuzz", "subadmm", 0.01}, problems);
-    std::ifstream in(path, std::ios::binary);
-    std::string file{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    std::remove(path.c_str());
-    return file;
+    return subsim::fuzz::takeFile(path);
   }();
   return bytes;
 }

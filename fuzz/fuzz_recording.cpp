@@ -39,10 +39,7 @@ const std::string& baseFile() {
                         subsim::evaluateStep(world.lastProblem(), world.lastSolution()));
       }
     }
-    std::ifstream in(path, std::ios::binary);
-    std::string file{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    std::remove(path.c_str());
-    return file;
+    return subsim::fuzz::takeFile(path);
   }();
   return bytes;
 }
