@@ -1,5 +1,5 @@
 // The NCP form (formulation/ncp_form.hpp) as the solvers take it, on every built-in scene: the
-// problems a World poses over a short run, hashed bit for bit (problemHash over A_i, b_i, J, e,
+// problems a World poses over a short run, hashed bit for bit (ncpFormHash over A_i, b_i, J, e,
 // soft rows), equal the values committed before the formulation layer existed.  The StepProblem
 // became the step's data (raw errors, stabilisation, contact frames, mass blocks) and e is now
 // built from it; these hashes are what says the solvers still see the same problems.  Like the
@@ -8,18 +8,111 @@
 
 #include <string>
 
+#include <cmath>
+
+#include "subsim/formulation/ncp_form.hpp"
 #include "subsim/math/fnv1a_hash.hpp"
+#include "subsim/model/integrator.hpp"
 #include "subsim/problem/problem_hash.hpp"
 #include "test_support.hpp"
 
 namespace subsim {
 namespace {
 
+// One subsystem and a constraint of each stabilisation, with values whose results are exact in
+// binary (h = 1/4), so each rule is checked to the bit.
+TEST(NcpForm, EachStabilizationRule) {
+  StepProblem p;
+  p.dt = 0.25;
+  p.has_step_data = true;
+  p.addSubsystem(1);
+  const auto add = [&](ConstraintType type, int rows, Stabilization rule, double erp) {
+    const int j = p.addConstraint(type, rows, 0.5);
+    p.constraints[j].stabilization = rule;
+    p.constraints[j].erp = erp;
+    p.jacobianFor(0)(0, 0) = 1.0;
+    return p.constraints[j].row_offset;
+  };
+  const int joint = add(ConstraintType::Bilateral, 1, Stabilization::Velocity, 1.0);
+  const int open = add(ConstraintType::Contact, 3, Stabilization::Speculative, 0.25);
+  const int deep = add(ConstraintType::Contact, 3, Stabilization::Speculative, 0.25);
+  const int spring = add(ConstraintType::Soft, 1, Stabilization::Position, 1.0);
+  p.error[joint] = 0.5;     // e = 0.5 / h
+  p.error[open] = 0.125;    // open gap: closed exactly within the step, 0.125 / h
+  p.error[deep] = -0.5;     // penetration: erp of it, 0.25 * -0.5 / h
+  p.error[spring] = 0.375;  // soft row: the error itself
+  p.error[open + 1] = 7.0;  // a tangent row's error is not used
+  p.bias[joint] = 1.0;
+  p.bias[open + 2] = -2.0;  // a kinematic body's tangential velocity
+  p.bias[spring] = 0.25;
+  formNcpErrors(p);
+  EXPECT_EQ(p.e[joint], 3.0);
+  EXPECT_EQ(p.e[open], 0.5);
+  EXPECT_EQ(p.e[open + 1], 0.0);
+  EXPECT_EQ(p.e[open + 2], -2.0);
+  EXPECT_EQ(p.e[deep], -0.5);
+  EXPECT_EQ(p.e[spring], 0.625);
+  EXPECT_TRUE(p.check().empty()) << p.check();
+
+  // A problem given in its NCP form only keeps its e.
+  p.has_step_data = false;
+  p.e[joint] = 42.0;
+  formNcpErrors(p);
+  EXPECT_EQ(p.e[joint], 42.0);
+}
+
+// The step data of a simulated step say what they claim: A_i = M_i / (1 - theta) for rigid
+// bodies (bit for bit: the assembler forms it that way), b_i - A_i v_k = h m g for a free sphere,
+// v_{k+1} = (vhat - theta v_k) / (1 - theta) is the velocity the World integrates to, and each
+// contact's frame normal is its first Jacobian row.
+TEST(NcpForm, StepDataOfASimulatedStep) {
+  World w = test::worldAfter("granular:spheres=27", 30);
+  w.step();
+  const StepProblem& p = w.lastProblem();
+  ASSERT_TRUE(p.has_step_data);
+  ASSERT_TRUE(p.check().empty()) << p.check();
+  EXPECT_EQ(p.theta, w.model().theta);
+  const double g = thetaFactor(p.theta), h = p.dt;
+  const VecX& vhat = w.lastSolution().vhat;
+  int spheres = 0;
+  for (int i = 0; i < p.numSubsystems(); ++i) {
+    EXPECT_EQ(MatX(g * p.M(i)), MatX(p.A(i))) << "subsystem " << i;
+    const auto& bodies = w.partition().bodies[i];
+    if (bodies.size() != 1) continue;
+    const int body = bodies[0];
+    const Body& b = w.model().bodies[body];
+    if (b.mass > 0.01) continue;  // the spheres (4 g), not the rod
+    EXPECT_EQ(p.M(i)(0, 0), b.mass);
+    ++spheres;
+    const Vec3 v = p.velocityBlock(i).head<3>();
+    const Vec3 impulse = p.bBlock(i).head<3>() - g * b.mass * v;
+    EXPECT_LT((impulse - h * b.mass * w.model().gravity).norm(), 1e-15) << "sphere " << body;
+    const Vec3 vhat_i = vhat.segment<3>(p.subsystems[i].dof_offset);
+    const Vec3 v_next = g * (vhat_i - p.theta * v);
+    EXPECT_LT((v_next - w.state().linear_velocity[body]).norm(), 1e-12 * (1.0 + v_next.norm()));
+  }
+  EXPECT_EQ(spheres, 27);
+  int contacts = 0;
+  for (const Constraint& c : p.constraints) {
+    if (c.type != ConstraintType::Contact) continue;
+    ++contacts;
+    ASSERT_GE(c.frame, 0);
+    EXPECT_EQ(c.stabilization, Stabilization::Speculative);
+    EXPECT_EQ(c.erp, w.model().contact.erp);
+    const Attachment& a = p.attachments[c.first_attachment];
+    const Vec3 row = p.J(a).row(0).head<3>();
+    EXPECT_NEAR(std::abs(row.dot(p.frames[c.frame].normal)), 1.0, 1e-12);
+    EXPECT_EQ(p.e[c.row_offset], ncpError(c, 0, p.error[c.row_offset], p.bias[c.row_offset], h));
+  }
+  EXPECT_GT(contacts, 20);
+  EXPECT_EQ(static_cast<int>(p.frames.size()), contacts);
+}
+
 struct ProblemRun {
   const char* name;
   const char* spec;
   int steps;
-  const char* hash;  // FNV-1a over problemHash of every step's problem, SUBSIM_ARCH=x86-64
+  const char* hash;  // FNV-1a over ncpFormHash of every step's problem, SUBSIM_ARCH=x86-64
 };
 
 const ProblemRun kProblemRuns[] = {
@@ -43,7 +136,7 @@ std::string problemSequenceHash(const ProblemRun& run) {
     const StepReport r = w.step();
     EXPECT_FALSE(r.diverged) << run.name << " step " << k << ": " << r.divergence;
     if (r.diverged) break;
-    hash.add(problemHash(w.lastProblem()));
+    hash.add(ncpFormHash(w.lastProblem()));
   }
   return hex64(hash.value());
 }

@@ -155,9 +155,29 @@ TEST(ProblemFile, RoundTripOfSimulatedProblemsIsBitExact) {
   for (std::size_t k = 0; k < problems.size(); ++k) {
     SCOPED_TRACE("problem " + std::to_string(k));
     expectBitIdentical(problems[k], read.problems[k]);
+    // problemHash covers the step data (mass blocks, velocities, raw errors, frames) too.
+    ASSERT_TRUE(problems[k].problem.has_step_data);
+    EXPECT_TRUE(read.problems[k].problem.has_step_data);
     EXPECT_EQ(problemHash(read.problems[k].problem), problemHash(problems[k].problem));
     EXPECT_EQ(solutionHash(read.problems[k].warm_start), solutionHash(problems[k].warm_start));
   }
+}
+
+// A file written before the step data existed has only the NCP form: it reads as such, and the
+// solvers see the same problem (ncpFormHash) as in a file with the step data.
+TEST(ProblemFile, FileWithoutStepDataReadsAsNcpForm) {
+  const std::vector<RecordedProblem>& problems = mixedProblems();
+  TempFile file(tempPath());
+  writeProblemFile(file.path, {"t", "t", 0.01}, {problems.front()});
+  for (const char* name : {"mass_data", "velocity", "error", "bias", "constraint_stabilization",
+                           "constraint_erp", "constraint_frame", "contact_frames"})
+    detail::removeObjectForTesting(file.path, std::string("/problems/000000/") + name);
+  detail::removeAttributeForTesting(file.path, "/problems/000000", "theta");
+  const ProblemFile read = readProblemFile(file.path);
+  const StepProblem& q = read.problems.at(0).problem;
+  EXPECT_FALSE(q.has_step_data);
+  EXPECT_EQ(ncpFormHash(q), ncpFormHash(problems.front().problem));
+  EXPECT_NE(problemHash(q), problemHash(problems.front().problem));
 }
 
 TEST(ProblemFile, RoundTripKeepsARobotsTreeStructure) {
@@ -247,6 +267,7 @@ TEST(ProblemHash, EqualForCopiesAndChangedByOneUlpInEveryField) {
     EXPECT_EQ(problemHash(copy), problemHash(p));
 
     expectProblemHashChanges(p, "dt", [](StepProblem& q) { q.dt = nextUp(q.dt); });
+    expectProblemHashChanges(p, "theta", [](StepProblem& q) { q.theta = nextUp(q.theta); });
     const struct {
       const char* name;
       subsim::DoubleBuffer StepProblem::*member;
@@ -255,7 +276,11 @@ TEST(ProblemHash, EqualForCopiesAndChangedByOneUlpInEveryField) {
                   {"jacobian_data", &StepProblem::jacobian_data},
                   {"e", &StepProblem::e},
                   {"soft_k", &StepProblem::soft_k},
-                  {"soft_c", &StepProblem::soft_c}};
+                  {"soft_c", &StepProblem::soft_c},
+                  {"mass_data", &StepProblem::mass_data},
+                  {"velocity", &StepProblem::velocity},
+                  {"error", &StepProblem::error},
+                  {"bias", &StepProblem::bias}};
     for (const auto& array : arrays)
       for (std::size_t i : probeIndices((p.*array.member).size()))
         expectProblemHashChanges(p, std::string(array.name) + "[" + std::to_string(i) + "]",
@@ -288,6 +313,23 @@ TEST(ProblemHash, EqualForCopiesAndChangedByOneUlpInEveryField) {
       expectProblemHashChanges(
           p, "mu" + at, [&](StepProblem& q) { q.constraints[j].mu = nextUp(q.constraints[j].mu); });
       expectProblemHashChanges(p, "key" + at, [&](StepProblem& q) { ++q.constraints[j].key; });
+      expectProblemHashChanges(p, "stabilization" + at, [&](StepProblem& q) {
+        Stabilization& s = q.constraints[j].stabilization;
+        s = s == Stabilization::Position ? Stabilization::Velocity : Stabilization::Position;
+      });
+      expectProblemHashChanges(p, "erp" + at, [&](StepProblem& q) {
+        q.constraints[j].erp = nextUp(q.constraints[j].erp);
+      });
+      expectProblemHashChanges(p, "frame" + at, [&](StepProblem& q) { ++q.constraints[j].frame; });
+    }
+    for (std::size_t f : probeIndices(p.frames.size())) {
+      const std::string at = "[" + std::to_string(f) + "]";
+      expectProblemHashChanges(p, "frame point" + at, [&](StepProblem& q) {
+        q.frames[f].point.y() = nextUp(q.frames[f].point.y());
+      });
+      expectProblemHashChanges(p, "frame normal" + at, [&](StepProblem& q) {
+        q.frames[f].normal.z() = nextUp(q.frames[f].normal.z());
+      });
     }
     for (std::size_t a : probeIndices(p.attachments.size())) {
       const std::string at = "[" + std::to_string(a) + "]";
@@ -630,6 +672,46 @@ TEST_F(CorruptProblemFile, ConstraintTypeOutOfRange) {
   expectReadError(file_.path, {file_.path, std::string(kGroup) + "constraint_type", "256"});
 }
 
+// e is built from the step data (formulation/ncp_form.hpp): a file that changes one without the
+// other would pose different problems to the NCP solvers and to every other formulation.
+TEST_F(CorruptProblemFile, EChangedWithoutItsStepData) {
+  subsim::DoubleBuffer e = problem().e;
+  e[0] += 0.5;
+  rewrite("e", e);
+  expectReadError(file_.path,
+                  {"'" + file_.path +
+                       "' is not a valid subsim problem file: dataset "
+                       "/problems/000001/e: row 0 is ",
+                   "but its step data (error, bias, ", "change e together with error and bias"});
+}
+
+TEST_F(CorruptProblemFile, StabilizationOutOfRange) {
+  std::vector<int> rules;
+  for (const Constraint& c : problem().constraints)
+    rules.push_back(static_cast<int>(c.stabilization));
+  rules[0] = 3;
+  rewrite("constraint_stabilization", ints(rules), 0, true);
+  expectReadError(file_.path, {"'" + file_.path +
+                               "' is not a valid subsim problem file: dataset "
+                               "/problems/000001/constraint_stabilization: constraint 0 has "
+                               "3, expected 0..2"});
+}
+
+TEST_F(CorruptProblemFile, ContactFrameOutOfRange) {
+  std::vector<int> frames;
+  for (const Constraint& c : problem().constraints) frames.push_back(c.frame);
+  const auto contact = std::find_if(frames.begin(), frames.end(), [](int f) { return f >= 0; });
+  ASSERT_NE(contact, frames.end());
+  *contact = static_cast<int>(problem().frames.size());
+  rewrite("constraint_frame", ints(frames), 0, true);
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "constraint_frame", "has frame"});
+}
+
+TEST_F(CorruptProblemFile, PartOfTheStepDataMissing) {
+  detail::removeObjectForTesting(file_.path, std::string(kGroup) + "bias");
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "bias"});
+}
+
 TEST_F(CorruptProblemFile, AttachmentOutOfRange) {
   std::vector<int> first;
   for (const Constraint& c : problem().constraints) first.push_back(c.first_attachment);
@@ -715,7 +797,7 @@ TEST_F(CorruptProblemFile, NeverCrashesOnCorruptIndices) {
   };
   std::vector<IntArray> arrays;
   {
-    std::vector<int> subsystems, attachments, type, rows, row_offset, first, num;
+    std::vector<int> subsystems, attachments, type, rows, row_offset, first, num, rule, frame;
     for (const Subsystem& s : p.subsystems)
       subsystems.insert(subsystems.end(), {s.dof, s.dof_offset, s.a_offset});
     for (const Attachment& a : p.attachments)
@@ -726,6 +808,8 @@ TEST_F(CorruptProblemFile, NeverCrashesOnCorruptIndices) {
       row_offset.push_back(c.row_offset);
       first.push_back(c.first_attachment);
       num.push_back(c.num_attachments);
+      rule.push_back(static_cast<int>(c.stabilization));
+      frame.push_back(c.frame);
     }
     arrays = {{"subsystems", subsystems, 3},
               {"attachments", attachments, 4},
@@ -733,7 +817,9 @@ TEST_F(CorruptProblemFile, NeverCrashesOnCorruptIndices) {
               {"constraint_rows", rows, 0},
               {"constraint_row_offset", row_offset, 0},
               {"constraint_first_attachment", first, 0},
-              {"constraint_num_attachments", num, 0}};
+              {"constraint_num_attachments", num, 0},
+              {"constraint_stabilization", rule, 0},
+              {"constraint_frame", frame, 0}};
   }
   const int big = std::numeric_limits<int>::max();
   const std::vector<int> bad = {-1, 0, 1, 2, 7, 1000000, big, big - 1, -big - 1};
@@ -773,18 +859,41 @@ TEST_F(CorruptProblemFile, NeverCrashesOnCorruptIndices) {
             full + "[" + std::to_string(i) + "] = " + std::to_string(v));
       }
   }
-  for (const char* name :
-       {"subsystems", "a_data", "b", "constraint_type", "constraint_rows", "constraint_row_offset",
-        "constraint_first_attachment", "constraint_num_attachments", "constraint_mu",
-        "constraint_key", "attachments", "jacobian_data", "e", "soft_k", "soft_c",
-        "warm_start_vhat", "warm_start_lambda"}) {
+  for (const char* name : {"subsystems",
+                           "a_data",
+                           "b",
+                           "constraint_type",
+                           "constraint_rows",
+                           "constraint_row_offset",
+                           "constraint_first_attachment",
+                           "constraint_num_attachments",
+                           "constraint_mu",
+                           "constraint_key",
+                           "attachments",
+                           "jacobian_data",
+                           "e",
+                           "soft_k",
+                           "soft_c",
+                           "warm_start_vhat",
+                           "warm_start_lambda",
+                           "mass_data",
+                           "velocity",
+                           "error",
+                           "bias",
+                           "constraint_stabilization",
+                           "constraint_erp",
+                           "constraint_frame",
+                           "contact_frames"}) {
     const std::string full = std::string(kGroup) + name;
     // Emptied with the right element type, so that the size checks (not the type check) answer.
     const std::string n(name);
-    const bool integers =
-        n == "subsystems" || n == "attachments" ||
-        (n.starts_with("constraint_") && n != "constraint_mu" && n != "constraint_key");
-    const std::size_t cols = n == "subsystems" ? 3 : n == "attachments" ? 4 : 0;
+    const bool integers = n == "subsystems" || n == "attachments" ||
+                          (n.starts_with("constraint_") && n != "constraint_mu" &&
+                           n != "constraint_key" && n != "constraint_erp");
+    const std::size_t cols = n == "subsystems"       ? 3
+                             : n == "attachments"    ? 4
+                             : n == "contact_frames" ? 6
+                                                     : 0;
     attempt([&] { detail::rewriteDatasetForTesting(copy.path, full, {}, cols, integers); },
             full + " emptied");
     attempt([&] { detail::removeObjectForTesting(copy.path, full); }, full + " removed");

@@ -9,8 +9,8 @@
 #include <utility>
 
 #include "solvers/no_allocation.hpp"
+#include "subsim/formulation/delassus_form.hpp"
 #include "subsim/metrics/step_metrics.hpp"
-#include "subsim/solvers/delassus_operator.hpp"
 #include "subsim/solvers/pgs_cg_solver.hpp"
 #include "subsim/solvers/pgs_solver.hpp"
 #include "subsim/solvers/projected_jacobi_solver.hpp"
@@ -55,7 +55,7 @@ TEST(PgsDelassus, MatchesDenseOperator) {
   World w = settledWorld("stack:boxes=3", 50);
   const StepProblem& p = w.lastProblem();
   ASSERT_GT(p.numContacts(), 8);
-  DelassusOperator op;
+  DelassusForm op;
   ASSERT_TRUE(op.build(p, 2));
   const MatX A = denseA(p), J = denseJacobian(p);
   const Eigen::LLT<MatX> llt(A);
@@ -102,7 +102,7 @@ StepProblem softProblem() {
 TEST(PgsDelassus, SoftRowsAreRegularisedEqualities) {
   const StepProblem p = softProblem();
   ASSERT_EQ(p.check(), "");
-  DelassusOperator op;
+  DelassusForm op;
   ASSERT_TRUE(op.build(p));
   const MatX A = denseA(p), J = denseJacobian(p);
   const Eigen::LLT<MatX> llt(A);

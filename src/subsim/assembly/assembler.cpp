@@ -2,6 +2,7 @@
 
 #include "subsim/assembly/constraint_rows.hpp"
 #include "subsim/assembly/deformable_rows.hpp"
+#include "subsim/formulation/ncp_form.hpp"
 #include "subsim/model/integrator.hpp"
 
 namespace subsim {
@@ -44,6 +45,8 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
                          std::vector<DeformableShapeContact>* deformable_contacts) {
   problem.clear();
   problem.dt = h;
+  problem.theta = model.theta;
+  problem.has_step_data = true;
   robots_.resize(model.robots.size());
   for (size_t r = 0; r < model.robots.size(); ++r)
     prepareRobot(model, static_cast<int>(r), state, robots_[r]);
@@ -76,11 +79,17 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
     }
     auto A = problem.A(sub);
     auto b = problem.bBlock(sub);
+    auto M = problem.M(sub);
+    auto v = problem.velocityBlock(sub);
     for (int body : partition.bodies[s]) {
       const Body& B = model.bodies[body];
       const int o = partition.offset_in_subsystem[body];
       const Mat3 R = state.pose[body].orientation.toRotationMatrix();
       const Mat3 I_world = R * B.inertia * R.transpose();
+      M.block<3, 3>(o, o) = B.mass * Mat3::Identity();
+      M.block<3, 3>(o + 3, o + 3) = I_world;
+      v.segment<3>(o) = state.linear_velocity[body];
+      v.segment<3>(o + 3) = state.angular_velocity[body];
       A.block<3, 3>(o, o) = g * B.mass * Mat3::Identity();
       A.block<3, 3>(o + 3, o + 3) = g * I_world;
       const Vec3 f = B.mass * model.gravity + forces.force[body];
@@ -100,7 +109,7 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
   for (int r = 0; r < static_cast<int>(model.rod_couplings.size()); ++r)
     addRodCouplingConstraint(ctx, r, h, problem);
   for (int d = 0; d < static_cast<int>(model.deformables.size()); ++d)
-    addDeformableConstraints(ctx, d, h, problem);
+    addDeformableConstraints(ctx, d, problem);
 
   contacts_.clear();
   for (const ContactPoint& cp : contacts) {
@@ -110,12 +119,13 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
     c.body_a = model.shapes[cp.object_a].body;
     c.body_b = model.shapes[cp.object_b].body;
     c.geometry = cp.geometry;
-    c.constraint = addContactConstraint(ctx, c, h, problem);
+    c.constraint = addContactConstraint(ctx, c, problem);
     contacts_.push_back(c);
   }
   if (deformable_contacts)
     for (DeformableShapeContact& c : *deformable_contacts)
-      c.constraint = addDeformableContactConstraint(ctx, c, h, problem);
+      c.constraint = addDeformableContactConstraint(ctx, c, problem);
+  formNcpErrors(problem);
 }
 
 }  // namespace subsim

@@ -28,7 +28,7 @@ void addBodyRows(StepProblem& problem, const AssemblyContext& ctx, int body, con
       // e' = e + (c / k) J_b v_b: exact, and why soft rows on kinematic bodies need k > 0.
       const double scale =
           c.type == ConstraintType::Soft ? problem.soft_c[row] / problem.soft_k[row] : 1.0;
-      problem.e[row] += scale * sign * G.row(k).dot(twist);
+      problem.bias[row] += scale * sign * G.row(k).dot(twist);
     }
     return;
   }
@@ -40,14 +40,6 @@ void addBodyRows(StepProblem& problem, const AssemblyContext& ctx, int body, con
   }
   auto J = problem.jacobianFor(subsystem);
   J.block(0, ctx.partition.offset_in_subsystem[body], G.rows(), 6) += sign * G;
-}
-
-void dropUnattachedConstraint(StepProblem& problem) {
-  const int rows = problem.constraints.back().rows;
-  problem.constraints.pop_back();
-  problem.e.resize(problem.e.size() - rows);
-  problem.soft_k.resize(problem.soft_k.size() - rows);
-  problem.soft_c.resize(problem.soft_c.size() - rows);
 }
 
 }  // namespace subsim

@@ -11,8 +11,12 @@ void addSpringConstraint(const AssemblyContext& ctx, int spring, double h, StepP
 /// segments belong to one rigid-body subsystem, the same rows folded into that A_i and b_i.
 void addRodCouplingConstraint(const AssemblyContext& ctx, int coupling, double h,
                               StepProblem& problem);
+/// Makes the last added constraint a contact's: Speculative stabilisation with `erp`, the raw
+/// gap on its normal row, and its frame.
+void setContactRows(StepProblem& problem, double erp, const Vec3& point, const Vec3& normal,
+                    double gap);
 /// Returns the constraint index.
-int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& contact, double h,
+int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& contact,
                          StepProblem& problem);
 
 /// A body's pose (the identity for the world, body -1).
@@ -26,10 +30,6 @@ Pose midStepPoseOf(const AssemblyContext& ctx, int body, double h);
 
 /// Sets a soft row's k' = h k and c' = h c + h^2 k / 2 (implicit midpoint on the elastic force).
 void setSoftRow(StepProblem& problem, int row, double stiffness, double damping, double h);
-
-/// Removes the last added constraint (one that ended up attached to no subsystem because every
-/// body it touches is immovable).
-void dropUnattachedConstraint(StepProblem& problem);
 
 /// An orthonormal tangent pair for a unit normal, continuous in n except where the reference
 /// axis switches, and identical for identical n (so warm-started friction keeps its meaning).

@@ -13,7 +13,16 @@ void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
   t2 = n.cross(t1);
 }
 
-int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& c, double h,
+void setContactRows(StepProblem& problem, double erp, const Vec3& point, const Vec3& normal,
+                    double gap) {
+  Constraint& c = problem.constraints.back();
+  c.stabilization = Stabilization::Speculative;
+  c.erp = erp;
+  problem.error[c.row_offset] = gap;
+  problem.setContactFrame(point, normal);
+}
+
+int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& c,
                          StepProblem& problem) {
   const double mu = ctx.model.frictionBetween(c.shape_a, c.shape_b);
   const int j = problem.addConstraint(ConstraintType::Contact, 3, mu,
@@ -27,9 +36,7 @@ int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& c, 
               pointVelocityRows(p - ctx.state.pose[c.body_a].position, dirs, 3), 1.0);
   addBodyRows(problem, ctx, c.body_b,
               pointVelocityRows(p - ctx.state.pose[c.body_b].position, dirs, 3), -1.0);
-  const double gap = c.geometry.gap;
-  const double erp = ctx.model.contact.erp;
-  problem.e[problem.constraints[j].row_offset] += (gap >= 0.0 ? gap : erp * gap) / h;
+  setContactRows(problem, ctx.model.contact.erp, p, dirs[0], c.geometry.gap);
   return j;
 }
 

@@ -54,6 +54,8 @@ void addDeformablePieceBlock(const Model& model, int d, int piece, const State& 
 
   // deformable_body.hpp: A = g M + h^2 K + h g (alpha M + beta K), b = g M v + h (f_el + M
   // gravity) + h g theta (alpha M + beta K) v.
+  problem.M(subsystem).diagonal() = m;
+  problem.velocityBlock(subsystem) = v;
   auto A = problem.A(subsystem);
   auto b = problem.bBlock(subsystem);
   A.diagonal() = (g + h * g * alpha) * m;
@@ -72,7 +74,7 @@ void addNodeRows(StepProblem& problem, const AssemblyContext& ctx, int piece, in
   J.block(0, 3 * node, G.rows(), 3) += sign * G;
 }
 
-void addDeformableConstraints(const AssemblyContext& ctx, int d, double h, StepProblem& problem) {
+void addDeformableConstraints(const AssemblyContext& ctx, int d, StepProblem& problem) {
   const DeformableBody& body = ctx.model.deformables[d];
   const NodeRows I = NodeRows::Identity(3, 3);
   const Vec3 axes[3] = {Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()};
@@ -84,7 +86,7 @@ void addDeformableConstraints(const AssemblyContext& ctx, int d, double h, StepP
     addNodeRows(problem, ctx, pb, c.node_b, I, -1.0);
     const Vec3 error =
         ctx.state.fem_x[pa].segment<3>(3 * c.node_a) - ctx.state.fem_x[pb].segment<3>(3 * c.node_b);
-    Eigen::Map<Vec3>(problem.e.data() + problem.constraints[j].row_offset) = error / h;
+    Eigen::Map<Vec3>(problem.error.data() + problem.constraints[j].row_offset) = error;
   }
   for (int k = 0; k < static_cast<int>(body.attachments.size()); ++k) {
     const FemNodeAttachment& a = body.attachments[k];
@@ -99,12 +101,12 @@ void addDeformableConstraints(const AssemblyContext& ctx, int d, double h, StepP
       addBodyRows(problem, ctx, a.body, pointVelocityRows(target - pose.position, axes, 3), -1.0);
     }
     const Vec3 error = ctx.state.fem_x[piece].segment<3>(3 * node) - target;
-    Eigen::Map<Vec3>(problem.e.data() + problem.constraints[j].row_offset) += error / h;
+    Eigen::Map<Vec3>(problem.error.data() + problem.constraints[j].row_offset) = error;
   }
 }
 
 int addDeformableContactConstraint(const AssemblyContext& ctx, const DeformableShapeContact& c,
-                                   double h, StepProblem& problem) {
+                                   StepProblem& problem) {
   const DeformableBody& body = ctx.model.deformables[c.deformable];
   const BodyShape& shape = ctx.model.shapes[c.shape];
   const double mu = std::sqrt(body.mu * shape.mu);
@@ -126,9 +128,7 @@ int addDeformableContactConstraint(const AssemblyContext& ctx, const DeformableS
   const Vec3 p_rigid = c.geometry.point - 0.5 * c.geometry.gap * c.geometry.normal;
   const Pose& pose = ctx.state.pose[shape.body];
   addBodyRows(problem, ctx, shape.body, pointVelocityRows(p_rigid - pose.position, dirs, 3), -1.0);
-  const double gap = c.geometry.gap;
-  problem.e[problem.constraints[j].row_offset] +=
-      (gap >= 0.0 ? gap : ctx.model.contact.erp * gap) / h;
+  setContactRows(problem, ctx.model.contact.erp, c.geometry.point, dirs[0], c.geometry.gap);
   return j;
 }
 

@@ -28,7 +28,7 @@ struct DeformableAssembly {
 void addDeformablePieceBlock(const Model& model, int d, int piece, const State& state, double h,
                              DeformableAssembly& work, int subsystem, StepProblem& problem);
 /// The interface and attachment constraints of deformable `d`.
-void addDeformableConstraints(const AssemblyContext& ctx, int d, double h, StepProblem& problem);
+void addDeformableConstraints(const AssemblyContext& ctx, int d, StepProblem& problem);
 
 /// Adds sign * G (rows x 3, on a node's velocity) to the last added constraint's block on the
 /// node's piece: `piece` is a global piece index.
@@ -48,7 +48,7 @@ struct DeformableShapeContact {
 /// each through its home copy) relative to the shape's body; friction the geometric mean of the
 /// deformable's and the shape's mu.  Returns the constraint index.
 int addDeformableContactConstraint(const AssemblyContext& ctx, const DeformableShapeContact& c,
-                                   double h, StepProblem& problem);
+                                   StepProblem& problem);
 
 std::uint64_t femInterfaceKey(int deformable, int interface);
 std::uint64_t femContactKey(int deformable, int shape, std::uint32_t feature);

@@ -26,7 +26,7 @@ TwistRows angularRows(const Vec3* directions, int count) {
 }
 
 void dropIfUnattached(StepProblem& problem) {
-  if (problem.constraints.back().num_attachments == 0) dropUnattachedConstraint(problem);
+  if (problem.constraints.back().num_attachments == 0) problem.popConstraint();
 }
 
 /// Hinge angle of a relative to b about the hinge axis, zero at the rest configuration.
@@ -51,11 +51,12 @@ void addJointConstraints(const AssemblyContext& ctx, int index, double h, StepPr
   const int c = problem.addConstraint(type, 3 + angular_rows, 0.0, jointKey(index, 0));
   const int row = problem.constraints[c].row_offset;
   if (j.compliant()) {
+    problem.constraints[c].stabilization = Stabilization::Position;
     for (int k = 0; k < 3; ++k) setSoftRow(problem, row + k, j.stiffness, j.damping, h);
     for (int k = 0; k < angular_rows; ++k)
       setSoftRow(problem, row + 3 + k, j.angular_stiffness, j.angular_damping, h);
   }
-  const double error_scale = j.compliant() ? 1.0 : 1.0 / h;
+
   const Vec3 axes[3] = {Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()};
   Vec3 ang_dirs[3];
   Vec3 ang_error = Vec3::Zero();
@@ -85,8 +86,8 @@ void addJointConstraints(const AssemblyContext& ctx, int index, double h, StepPr
   addBodyRows(problem, ctx, j.body_a, Ga, 1.0);
   addBodyRows(problem, ctx, j.body_b, Gb, -1.0);
   const Vec3 C = anchor_a - anchor_b;
-  for (int k = 0; k < 3; ++k) problem.e[row + k] += C[k] * error_scale;
-  for (int k = 0; k < angular_rows; ++k) problem.e[row + 3 + k] += ang_error[k] * error_scale;
+  for (int k = 0; k < 3; ++k) problem.error[row + k] = C[k];
+  for (int k = 0; k < angular_rows; ++k) problem.error[row + 3 + k] = ang_error[k];
   dropIfUnattached(problem);
 
   if (j.type != JointType::Hinge || !j.limited) return;
@@ -100,10 +101,12 @@ void addJointConstraints(const AssemblyContext& ctx, int index, double h, StepPr
     if (sides[side] > near) continue;
     const double sign = side == 0 ? 1.0 : -1.0;
     const Vec3 dir = sign * aw;
+    // Speculative with erp 1: e = (distance to the limit) / h on either side of it.
     problem.addConstraint(ConstraintType::Unilateral, 1, 0.0, jointKey(index, 1 + side));
+    problem.constraints.back().stabilization = Stabilization::Speculative;
     addBodyRows(problem, ctx, j.body_a, angularRows(&dir, 1), 1.0);
     addBodyRows(problem, ctx, j.body_b, angularRows(&dir, 1), -1.0);
-    problem.e[problem.constraints.back().row_offset] += sides[side] / h;
+    problem.error[problem.constraints.back().row_offset] = sides[side];
     dropIfUnattached(problem);
   }
 }

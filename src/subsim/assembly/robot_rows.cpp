@@ -85,6 +85,8 @@ void addRobotBlock(const Model& model, int robot, const State& state, double h, 
     problem.treeBodyJacobian(work.tree_body[l]) = work.com_jacobian[l];
   }
 
+  problem.M(subsystem) = work.M;
+  problem.velocityBlock(subsystem) = v;
   auto A = problem.A(subsystem);
   auto b = problem.bBlock(subsystem);
   A = g * work.M;
@@ -127,7 +129,9 @@ void addRobotLimitConstraints(const AssemblyContext& ctx, int robot, double h,
                                           robotLimitKey(robot, static_cast<int>(l), side));
       auto J = problem.jacobianFor(subsystem);
       J(0, link.v_index) = side == 0 ? 1.0 : -1.0;
-      problem.e[problem.constraints[j].row_offset] = (gap >= 0.0 ? gap : erp * gap) / h;
+      problem.constraints[j].stabilization = Stabilization::Speculative;
+      problem.constraints[j].erp = erp;
+      problem.error[problem.constraints[j].row_offset] = gap;
     }
   }
 }

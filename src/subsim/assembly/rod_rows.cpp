@@ -154,14 +154,15 @@ void addRodCouplingConstraint(const AssemblyContext& ctx, int index, double h,
       k_row[k] = problem.soft_k[row + k];
       c_row[k] = problem.soft_c[row + k];
     }
-    dropUnattachedConstraint(problem);  // no rows attached yet
+    problem.popConstraint();  // no rows attached yet
     foldIntoSubsystem(ctx, r, Ga, Gb, e, k_row, c_row, problem);
     return;
   }
-  for (int k = 0; k < 6; ++k) problem.e[row + k] = e[k];
+  problem.constraints[c].stabilization = Stabilization::Position;
+  for (int k = 0; k < 6; ++k) problem.error[row + k] = e[k];
   addBodyRows(problem, ctx, r.body_a, Ga, 1.0);
   addBodyRows(problem, ctx, r.body_b, Gb, -1.0);
-  if (problem.constraints.back().num_attachments == 0) dropUnattachedConstraint(problem);
+  if (problem.constraints.back().num_attachments == 0) problem.popConstraint();
 }
 
 }  // namespace subsim

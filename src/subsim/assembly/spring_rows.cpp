@@ -20,7 +20,8 @@ void addSpringConstraint(const AssemblyContext& ctx, int index, double h, StepPr
   const int j = problem.addConstraint(ConstraintType::Soft, 1, 0.0, springKey(index));
   const int row = problem.constraints[j].row_offset;
   setSoftRow(problem, row, s.stiffness, s.damping, h);
-  problem.e[row] = length - s.rest_length;
+  problem.constraints[j].stabilization = Stabilization::Position;
+  problem.error[row] = length - s.rest_length;
   if (s.body_a >= 0)
     addBodyRows(problem, ctx, s.body_a,
                 pointVelocityRows(pa - ctx.state.pose[s.body_a].position, &n, 1), 1.0);
@@ -28,7 +29,7 @@ void addSpringConstraint(const AssemblyContext& ctx, int index, double h, StepPr
     addBodyRows(problem, ctx, s.body_b,
                 pointVelocityRows(pb - ctx.state.pose[s.body_b].position, &n, 1), -1.0);
   if (problem.constraints[j].num_attachments == 0)
-    dropUnattachedConstraint(problem);  // both ends immovable: no impulse on any subsystem
+    problem.popConstraint();  // both ends immovable: no impulse on any subsystem
 }
 
 void setSoftRow(StepProblem& problem, int row, double stiffness, double damping, double h) {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "subsim/formulation/ncp_form.hpp"
 #include "subsim/io/file_seal.hpp"
 #include "subsim/io/hdf5_file.hpp"
 #include "subsim/problem/problem_file_testing.hpp"
@@ -21,6 +22,7 @@ using namespace hdf5;
 
 constexpr int kSchemaVersion = 1;
 constexpr int kNumConstraintTypes = 4;  // ConstraintType::Bilateral .. Contact
+constexpr int kNumStabilizations = 3;   // Stabilization::Velocity .. Position
 
 // ---------------------------------------------------------------------------------------------
 // Validation shared by the writer and the reader
@@ -102,6 +104,33 @@ std::optional<Defect> layoutDefect(const StepProblem& p, const StepSolution& war
                                        std::to_string(p.jacobian_data.size()) +
                                        " values of jacobian_data"};
   }
+  if (p.has_step_data) {
+    if (p.mass_data.size() != p.a_data.size())
+      return Defect{"mass_data", std::to_string(p.mass_data.size()) + " values for the " +
+                                     std::to_string(p.a_data.size()) + " of a_data"};
+    for (std::size_t j = 0; j < p.constraints.size(); ++j) {
+      const Constraint& c = p.constraints[j];
+      if (c.frame < -1 || c.frame >= size(p.frames))
+        return Defect{"constraint_frame", "constraint " + std::to_string(j) + " has frame " +
+                                              std::to_string(c.frame) + ", expected -1.." +
+                                              std::to_string(p.frames.size() - 1)};
+    }
+    const struct {
+      const char* object;
+      const DoubleBuffer& values;
+      std::size_t expected;
+    } step_arrays[] = {{"velocity", p.velocity, p.b.size()},
+                       {"error", p.error, p.e.size()},
+                       {"bias", p.bias, p.e.size()}};
+    for (const auto& array : step_arrays) {
+      if (array.values.size() != array.expected)
+        return Defect{array.object, std::to_string(array.values.size()) + " values, expected " +
+                                        std::to_string(array.expected)};
+      if (auto defect = nonFinite(array.object, array.values.data(), array.values.size()))
+        return defect;
+    }
+    if (auto defect = nonFinite("mass_data", p.mass_data.data(), p.mass_data.size())) return defect;
+  }
   if (!p.tree_bodies.empty() || !p.dof_parent.empty()) {
     // StepProblem::check() bounds every tree index before use; only the finite values are left.
     if (auto defect = nonFinite("tree_body_jacobian_data", p.tree_body_jacobian_data.data(),
@@ -175,6 +204,33 @@ void writeTreeStructure(hid_t g, const StepProblem& p, const std::string& contex
   writeVector(g, "local_jacobian_data", p.local_jacobian_data, context);
 }
 
+// The optional step data (StepProblem::has_step_data): written only when present, so that NCP-only
+// problems give the files they always gave.
+void writeStepData(hid_t g, const StepProblem& p, const std::string& context) {
+  writeAttribute(g, "theta", p.theta, context);
+  writeVector(g, "mass_data", p.mass_data, context);
+  writeVector(g, "velocity", p.velocity, context);
+  writeVector(g, "error", p.error, context);
+  writeVector(g, "bias", p.bias, context);
+  const std::size_t nc = p.constraints.size();
+  std::vector<int> stabilization(nc), frame(nc);
+  DoubleBuffer erp(nc);
+  for (std::size_t j = 0; j < nc; ++j) {
+    stabilization[j] = static_cast<int>(p.constraints[j].stabilization);
+    erp[j] = p.constraints[j].erp;
+    frame[j] = p.constraints[j].frame;
+  }
+  writeVector(g, "constraint_stabilization", stabilization, context);
+  writeVector(g, "constraint_erp", erp, context);
+  writeVector(g, "constraint_frame", frame, context);
+  DoubleBuffer frames;
+  frames.reserve(6 * p.frames.size());
+  for (const ContactFrame& f : p.frames)
+    frames.insert(frames.end(), {f.point.x(), f.point.y(), f.point.z(), f.normal.x(), f.normal.y(),
+                                 f.normal.z()});
+  writeArray(g, "contact_frames", frames.data(), p.frames.size(), 6, context);
+}
+
 void writeProblem(hid_t g, const RecordedProblem& recorded, const std::string& context) {
   const StepProblem& p = recorded.problem;
   writeAttribute(g, "dt", p.dt, context);
@@ -219,6 +275,7 @@ void writeProblem(hid_t g, const RecordedProblem& recorded, const std::string& c
   writeVector(g, "soft_k", p.soft_k, context);
   writeVector(g, "soft_c", p.soft_c, context);
   if (hasTreeStructure(p)) writeTreeStructure(g, p, context);
+  if (p.has_step_data) writeStepData(g, p, context);
 
   const VecX& vhat = recorded.warm_start.vhat;
   const VecX& lambda = recorded.warm_start.lambda;
@@ -323,6 +380,7 @@ class Reader : FileReader {
       const std::string problem = r.problem.check();
       if (!problem.empty())
         fail(where + " (problem " + std::to_string(k) + ") is not a valid StepProblem: " + problem);
+      if (r.problem.has_step_data) checkNcpErrors(where + "/", r.problem);
     }
     return out;
   }
@@ -404,6 +462,52 @@ class Reader : FileReader {
     p.local_jacobian_data = readAny<double>(g, where, "local_jacobian_data");
   }
 
+  // Sizes and finite values are checked by layoutDefect() and StepProblem::check() afterwards;
+  // here what they cannot see: the enum range, and e agreeing with the data it is built from.
+  void readStepData(hid_t g, const std::string& where, StepProblem& p) const {
+    p.has_step_data = true;
+    p.theta = readDouble(g, where, "theta");
+    p.mass_data = readAny<double>(g, where, "mass_data");
+    p.velocity = readAny<double>(g, where, "velocity");
+    p.error = readAny<double>(g, where, "error");
+    p.bias = readAny<double>(g, where, "bias");
+    const std::size_t nc = p.constraints.size();
+    const std::vector<int> stabilization = readSized<int>(g, where, "constraint_stabilization", nc);
+    const DoubleBuffer erp = readSized<double>(g, where, "constraint_erp", nc);
+    const std::vector<int> frame = readSized<int>(g, where, "constraint_frame", nc);
+    for (std::size_t j = 0; j < nc; ++j) {
+      if (stabilization[j] < 0 || stabilization[j] >= kNumStabilizations)
+        fail("dataset " + where + "constraint_stabilization: constraint " + std::to_string(j) +
+             " has " + std::to_string(stabilization[j]) + ", expected 0.." +
+             std::to_string(kNumStabilizations - 1));
+      Constraint& c = p.constraints[j];
+      c.stabilization = static_cast<Stabilization>(stabilization[j]);
+      c.erp = erp[j];
+      c.frame = frame[j];
+    }
+    const DoubleBuffer frames = readAny<double>(g, where, "contact_frames", 6);
+    p.frames.resize(frames.size() / 6);
+    for (std::size_t f = 0; f < p.frames.size(); ++f)
+      p.frames[f] = ContactFrame{Vec3(frames[6 * f], frames[6 * f + 1], frames[6 * f + 2]),
+                                 Vec3(frames[6 * f + 3], frames[6 * f + 4], frames[6 * f + 5])};
+  }
+
+  // A file whose e was changed without the step data it is built from (or the other way round)
+  // would pose one problem to the NCP solvers and another to every other formulation.
+  void checkNcpErrors(const std::string& where, const StepProblem& p) const {
+    for (const Constraint& c : p.constraints)
+      for (int k = 0; k < c.rows; ++k) {
+        const std::size_t row = static_cast<std::size_t>(c.row_offset + k);
+        const double expected = ncpError(c, k, p.error[row], p.bias[row], p.dt);
+        if (!(expected == p.e[row]))
+          fail("dataset " + where + "e: row " + std::to_string(row) + " is " +
+               std::to_string(p.e[row]) + " but its step data (error, bias, " +
+               stabilizationName(c.stabilization) + " stabilisation) give " +
+               std::to_string(expected) +
+               "; change e together with error and bias (formulation/ncp_form.hpp)");
+      }
+  }
+
   void readProblem(hid_t g, const std::string& where, RecordedProblem& r) const {
     StepProblem& p = r.problem;
     p.dt = readDouble(g, where, "dt");
@@ -458,6 +562,12 @@ class Reader : FileReader {
     p.soft_k = readSized<double>(g, where, "soft_k", p.e.size());
     p.soft_c = readSized<double>(g, where, "soft_c", p.e.size());
     if (H5Lexists(g, "dof_parent", H5P_DEFAULT) > 0) readTreeStructure(g, where, p);
+    if (H5Lexists(g, "mass_data", H5P_DEFAULT) > 0) {
+      readStepData(g, where, p);
+    } else {  // the NCP form only: e is the whole constraint term
+      p.error.assign(p.e.size(), 0.0);
+      p.bias.assign(p.e.size(), 0.0);
+    }
 
     // The warm start's sizes (empty or fitting) are checked with the rest of the layout.
     const DoubleBuffer vhat = readAny<double>(g, where, "warm_start_vhat");

@@ -4,8 +4,9 @@
 
 namespace subsim {
 
-std::uint64_t problemHash(const StepProblem& p) {
-  Fnv1a64 h;
+namespace {
+
+void addNcpForm(Fnv1a64& h, const StepProblem& p) {
   h.add(p.dt);
   h.addSize(p.subsystems.size());
   for (const Subsystem& s : p.subsystems) {
@@ -52,6 +53,38 @@ std::uint64_t problemHash(const StepProblem& p) {
       h.add(a.local_offset);
     }
     h.add(p.local_jacobian_data);
+  }
+}
+
+}  // namespace
+
+std::uint64_t ncpFormHash(const StepProblem& p) {
+  Fnv1a64 h;
+  addNcpForm(h, p);
+  return h.value();
+}
+
+std::uint64_t problemHash(const StepProblem& p) {
+  Fnv1a64 h;
+  addNcpForm(h, p);
+  // The step data only when present, so NCP-only problems keep their recorded hashes.
+  if (p.has_step_data) {
+    h.add(p.theta);
+    h.add(p.mass_data);
+    h.add(p.velocity);
+    h.add(p.error);
+    h.add(p.bias);
+    for (const Constraint& c : p.constraints) {
+      h.add(static_cast<int>(c.stabilization));
+      h.add(c.erp);
+      h.add(c.frame);
+    }
+    h.addSize(p.frames.size());
+    for (const ContactFrame& f : p.frames)
+      for (int k = 0; k < 3; ++k) {
+        h.add(f.point[k]);
+        h.add(f.normal[k]);
+      }
   }
   return h.value();
 }

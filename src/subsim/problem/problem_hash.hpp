@@ -12,9 +12,14 @@
 
 namespace subsim {
 
-/// Every field of the problem: dt, subsystems, a_data, b, constraints (all members, key included),
-/// attachments, jacobian_data, e, soft_k, soft_c.
+/// Every field of the problem: the NCP form below, then the step data (theta, mass blocks,
+/// velocities, raw errors, bias, stabilisation, frames) when the problem has it.
 std::uint64_t problemHash(const StepProblem& problem);
+
+/// The fields a solver of the NCP form reads: dt, subsystems, a_data, b, constraints (type, rows,
+/// offsets, mu, key), attachments, jacobian_data, e, soft_k, soft_c, and the tree structure when
+/// present.  Equal for two problems that every solver in solvers/ sees as the same.
+std::uint64_t ncpFormHash(const StepProblem& problem);
 
 /// The warm start part of a solution: vhat and lambda (stats are ignored).
 std::uint64_t solutionHash(const StepSolution& warm_start);

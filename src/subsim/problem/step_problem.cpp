@@ -19,6 +19,18 @@ const char* constraintTypeName(ConstraintType type) {
   return "unknown";
 }
 
+const char* stabilizationName(Stabilization stabilization) {
+  switch (stabilization) {
+    case Stabilization::Velocity:
+      return "velocity";
+    case Stabilization::Speculative:
+      return "speculative";
+    case Stabilization::Position:
+      return "position";
+  }
+  return "unknown";
+}
+
 int StepProblem::numContacts() const {
   int n = 0;
   for (const Constraint& c : constraints) n += c.type == ConstraintType::Contact ? 1 : 0;
@@ -27,14 +39,20 @@ int StepProblem::numContacts() const {
 
 void StepProblem::clear() {
   subsystems.clear();
+  has_step_data = false;
   a_data.clear();
   b.clear();
+  mass_data.clear();
+  velocity.clear();
   constraints.clear();
   attachments.clear();
   jacobian_data.clear();
   e.clear();
+  error.clear();
+  bias.clear();
   soft_k.clear();
   soft_c.clear();
+  frames.clear();
   dof_parent.clear();
   tree_bodies.clear();
   tree_body_jacobian_data.clear();
@@ -49,6 +67,8 @@ int StepProblem::addSubsystem(int dof) {
   subsystems.push_back(s);
   a_data.resize(a_data.size() + static_cast<size_t>(dof) * dof, 0.0);
   b.resize(b.size() + dof, 0.0);
+  mass_data.resize(a_data.size(), 0.0);
+  velocity.resize(b.size(), 0.0);
   return numSubsystems() - 1;
 }
 
@@ -69,6 +89,23 @@ Eigen::Map<const VecX> StepProblem::bBlock(int i) const {
   return Eigen::Map<const VecX>(b.data() + s.dof_offset, s.dof);
 }
 
+Eigen::Map<MatX> StepProblem::M(int i) {
+  const Subsystem& s = subsystems[i];
+  return Eigen::Map<MatX>(mass_data.data() + s.a_offset, s.dof, s.dof);
+}
+Eigen::Map<const MatX> StepProblem::M(int i) const {
+  const Subsystem& s = subsystems[i];
+  return Eigen::Map<const MatX>(mass_data.data() + s.a_offset, s.dof, s.dof);
+}
+Eigen::Map<VecX> StepProblem::velocityBlock(int i) {
+  const Subsystem& s = subsystems[i];
+  return Eigen::Map<VecX>(velocity.data() + s.dof_offset, s.dof);
+}
+Eigen::Map<const VecX> StepProblem::velocityBlock(int i) const {
+  const Subsystem& s = subsystems[i];
+  return Eigen::Map<const VecX>(velocity.data() + s.dof_offset, s.dof);
+}
+
 int StepProblem::addConstraint(ConstraintType type, int rows, double mu, std::uint64_t key) {
   Constraint c;
   c.type = type;
@@ -80,9 +117,32 @@ int StepProblem::addConstraint(ConstraintType type, int rows, double mu, std::ui
   c.key = key;
   constraints.push_back(c);
   e.resize(e.size() + rows, 0.0);
+  error.resize(error.size() + rows, 0.0);
+  bias.resize(bias.size() + rows, 0.0);
   soft_k.resize(soft_k.size() + rows, 0.0);
   soft_c.resize(soft_c.size() + rows, 0.0);
   return numConstraints() - 1;
+}
+
+void StepProblem::setContactFrame(const Vec3& point, const Vec3& normal) {
+  Constraint& c = constraints.back();
+  if (c.frame < 0) {
+    c.frame = static_cast<int>(frames.size());
+    frames.emplace_back();
+  }
+  frames[c.frame] = ContactFrame{point, normal};
+}
+
+void StepProblem::popConstraint() {
+  const Constraint& c = constraints.back();
+  const size_t rows = static_cast<size_t>(numRows() - c.rows);
+  if (c.frame >= 0) frames.resize(c.frame);
+  constraints.pop_back();
+  e.resize(rows);
+  error.resize(rows);
+  bias.resize(rows);
+  soft_k.resize(rows);
+  soft_c.resize(rows);
 }
 
 int StepProblem::attachmentFor(int subsystem, bool& created) {
@@ -231,7 +291,58 @@ std::string StepProblem::check() const {
     return "attachments do not add up";
   for (double v : e)
     if (!std::isfinite(v)) return "e not finite";
+  if (has_step_data) {
+    const std::string defect = checkStepData();
+    if (!defect.empty()) return defect;
+  }
   return checkTreeStructure();
+}
+
+std::string StepProblem::checkStepData() const {
+  std::ostringstream err;
+  if (!(theta >= 0.0 && theta < 1.0)) {
+    err << "theta " << theta << " outside [0, 1)";
+    return err.str();
+  }
+  if (mass_data.size() != a_data.size() || velocity.size() != b.size())
+    return "mass blocks or velocities do not add up";
+  if (error.size() != e.size() || bias.size() != e.size())
+    return "error or bias rows do not add up";
+  for (int i = 0; i < numSubsystems(); ++i) {
+    const auto Mi = M(i);
+    if (!Mi.allFinite() || !velocityBlock(i).allFinite()) {
+      err << "subsystem " << i << ": M or v not finite";
+      return err.str();
+    }
+    if ((Mi - Mi.transpose()).norm() > 1e-9 * (1.0 + Mi.norm())) {
+      err << "subsystem " << i << ": M not symmetric";
+      return err.str();
+    }
+  }
+  for (size_t r = 0; r < e.size(); ++r)
+    if (!std::isfinite(error[r]) || !std::isfinite(bias[r])) {
+      err << "row " << r << ": error or bias not finite";
+      return err.str();
+    }
+  int next_frame = 0;
+  for (int j = 0; j < numConstraints(); ++j) {
+    const Constraint& c = constraints[j];
+    if (static_cast<int>(c.stabilization) > static_cast<int>(Stabilization::Position) ||
+        !(c.erp >= 0.0 && c.erp <= 1.0)) {
+      err << "constraint " << j << ": bad stabilisation (rule " << static_cast<int>(c.stabilization)
+          << ", erp " << c.erp << ")";
+      return err.str();
+    }
+    if (c.frame < 0) continue;
+    if (c.frame != next_frame++ || c.type != ConstraintType::Contact ||
+        c.frame >= static_cast<int>(frames.size()) || !frames[c.frame].point.allFinite() ||
+        !frames[c.frame].normal.allFinite()) {
+      err << "constraint " << j << ": bad contact frame " << c.frame;
+      return err.str();
+    }
+  }
+  if (next_frame != static_cast<int>(frames.size())) return "contact frames do not add up";
+  return {};
 }
 
 std::string StepProblem::checkTreeStructure() const {

@@ -1,14 +1,25 @@
 #pragma once
-// The StepProblem: one time step reduced to the shape every solver reads (ARCHITECTURE.md).
+// The StepProblem: one time step, as data every formulation and solver reads (ARCHITECTURE.md).
+//
+// The step's data: per subsystem its mass block M_i, velocity v_k and step matrix A_i and
+// vector b_i (below); per constraint its Jacobian blocks J_ij, the raw error of each row (a gap,
+// a joint error, a spring's stretch), the known velocity term of kinematic bodies, how the error
+// is to be stabilised, and for a contact its frame (point and normal).  From it the NCP form
 //
 //   A_i vhat_i = b_i + sum_j J_ij^T lambda_j      for every subsystem i (A_i SPD)
 //   (J_j vhat + e_j, lambda_j) in S_j             for every constraint j
 //
+// is built by formulation/ncp_form.hpp (e from the raw errors), and the other formulations
+// (local Delassus form, box MLCP, LCPs) read the same fields.  A_i and b_i are the body models'
+// linearisation of the step (mass, FEM stiffness and Rayleigh damping, joint PD gains, folded
+// rod couplings, geometric stiffness), which only assembly/ knows: they are data here, and
+// M_i and v_k beside them say what part of them is inertia.
+//
 // Units: lambda is an impulse (N s); vhat is the theta-method velocity theta v_k + (1 - theta)
-// v_{k+1} (AL paper eq. 2, ContactSettings::theta), so a rigid body's block is A = M / (1 - theta)
-// and b = M v_k / (1 - theta) + h f_k.  Plain data: it knows neither the model nor
-// the solvers.  Storage is flat and reused across steps (clear() keeps capacity), so assembling
-// a problem of the same size twice does not allocate.
+// v_{k+1} (AL paper eq. 2, Model::theta), so a rigid body's block is A = M / (1 - theta) and
+// b = M v_k / (1 - theta) + h f_k.  Plain data: it knows neither the model nor the solvers.
+// Storage is flat and reused across steps (clear() keeps capacity), so assembling a problem of
+// the same size twice does not allocate.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,6 +36,25 @@ enum class ConstraintType : std::uint8_t {
 };
 
 const char* constraintTypeName(ConstraintType type);
+
+/// How a constraint's raw errors enter the NCP's e (formulation/ncp_form.hpp; the box MLCP and
+/// LCP formulations state their own rule from the same data).  `bias` is added in every case.
+enum class Stabilization : std::uint8_t {
+  Velocity,     // e = error / h: the error is removed within the step (joints, FEM interfaces)
+  Speculative,  // first row e = (error >= 0 ? error : erp error) / h, other rows 0: a contact's
+                // normal row closes an open gap exactly and pushes out erp of a penetration
+                // per step; joint limits the same
+  Position,     // e = error: soft rows, whose k' and c' turn it into an impulse
+};
+
+const char* stabilizationName(Stabilization stabilization);
+
+/// Where a contact acts, world frame: the point and the normal of its first row (from body B to
+/// body A, the direction in which the gap opens).  The tangent rows' directions are in J.
+struct ContactFrame {
+  Vec3 point = Vec3::Zero();
+  Vec3 normal = Vec3::UnitZ();
+};
 
 /// A subsystem: n DOF; A_i is n x n column-major at a_offset in StepProblem::a_data;
 /// b_i (and vhat_i in a solution) at dof_offset.
@@ -70,6 +100,9 @@ struct Constraint {
   int num_attachments = 0;
   double mu = 0.0;        // contact friction coefficient
   std::uint64_t key = 0;  // persistent identity across steps for warm start (0: none)
+  Stabilization stabilization = Stabilization::Velocity;
+  double erp = 1.0;  // Speculative only: the fraction of a penetration pushed out per step
+  int frame = -1;    // contacts: index into StepProblem::frames (-1: none)
 };
 
 using RowMajorMatX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -78,15 +111,28 @@ using TwistRows = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor, 6, 6
 
 struct StepProblem {
   double dt = 0.0;
+  /// The integration parameter of vhat = theta v_k + (1 - theta) v_{k+1} (v_{k+1} = (vhat -
+  /// theta v_k) / (1 - theta)).
+  double theta = 0.5;
+  /// True when the step data below (mass blocks, velocities, raw errors, frames) describe the
+  /// step: a problem assembled by subsim or read from a problem file of schema 3 or later.  False
+  /// for a problem given in its NCP form only (built by hand, read from an older file): e is then
+  /// the only constraint term, and formulations that need the step data refuse it.
+  bool has_step_data = false;
   std::vector<Subsystem> subsystems;
-  DoubleBuffer a_data;  // all A_i blocks
-  DoubleBuffer b;       // stacked b_i, length numDof()
+  DoubleBuffer a_data;     // all A_i blocks
+  DoubleBuffer b;          // stacked b_i, length numDof()
+  DoubleBuffer mass_data;  // all M_i blocks, laid out as a_data
+  DoubleBuffer velocity;   // stacked v_k, laid out as b
   std::vector<Constraint> constraints;
   std::vector<Attachment> attachments;  // contiguous per constraint
   DoubleBuffer jacobian_data;
-  DoubleBuffer e;       // per row: the constraint error term of J vhat + e
+  DoubleBuffer e;       // per row: the constraint error term of J vhat + e (the NCP form's)
+  DoubleBuffer error;   // per row: the raw error (m, rad, or the row's own unit)
+  DoubleBuffer bias;    // per row: the known velocity term (kinematic bodies), in e's units
   DoubleBuffer soft_k;  // per row, soft rows only (N s per m of e, already times h)
   DoubleBuffer soft_c;  // per row, soft rows only (N s per m/s of J vhat)
+  std::vector<ContactFrame> frames;  // Constraint::frame
   // Optional tree structure (Subsystem::tree_offset, TreeBody, Attachment::body).
   std::vector<int> dof_parent;
   std::vector<TreeBody> tree_bodies;
@@ -108,9 +154,17 @@ struct StepProblem {
   Eigen::Map<const MatX> A(int subsystem) const;
   Eigen::Map<VecX> bBlock(int subsystem);
   Eigen::Map<const VecX> bBlock(int subsystem) const;
+  Eigen::Map<MatX> M(int subsystem);
+  Eigen::Map<const MatX> M(int subsystem) const;
+  Eigen::Map<VecX> velocityBlock(int subsystem);
+  Eigen::Map<const VecX> velocityBlock(int subsystem) const;
 
-  /// Appends a constraint with e = 0 (and k = c = 0); returns its index.
+  /// Appends a constraint with e = error = bias = 0 (and k = c = 0); returns its index.
   int addConstraint(ConstraintType type, int rows, double mu = 0.0, std::uint64_t key = 0);
+  /// Gives the last added constraint a contact frame.
+  void setContactFrame(const Vec3& point, const Vec3& normal);
+  /// Removes the last added constraint, which has no attachments (rows and frame go with it).
+  void popConstraint();
   /// The J block of the last added constraint on `subsystem`, created zero on first use (a
   /// constraint touching one subsystem twice, e.g. two bodies of one subsystem, gets one block).
   Eigen::Map<RowMajorMatX> jacobianFor(int subsystem);
@@ -141,6 +195,7 @@ struct StepProblem {
  private:
   int attachmentFor(int subsystem, bool& created);
   std::string checkTreeStructure() const;
+  std::string checkStepData() const;
 };
 
 /// How a solve ended, the same way for every solver (ARCHITECTURE.md, "Formulations").

@@ -125,22 +125,6 @@ double NnewtonSolver::evaluate(const double* lambda, const double* w, double* ph
   return 0.5 * sum;
 }
 
-void NnewtonSolver::multiplyW(const double* x, double* y) const {
-  for (int j = 0; j < p_->numConstraints(); ++j) {
-    const Constraint& c = p_->constraints[j];
-    const int rj = c.rows;
-    const double* Wjj = w_.diagonalBlock(j);
-    const double* xj = x + c.row_offset;
-    double* yj = y + c.row_offset;
-    for (int r = 0; r < rj; ++r) yj[r] = dot(Wjj + r * rj, xj, rj);
-    for (int e = w_.neighbourBegin(j); e < w_.neighbourEnd(j); ++e) {
-      const Constraint& ck = p_->constraints[w_.neighbourConstraint(e)];
-      const double* Wjk = w_.neighbourBlock(e);
-      for (int r = 0; r < rj; ++r) yj[r] += dot(Wjk + r * ck.rows, x + ck.row_offset, ck.rows);
-    }
-  }
-}
-
 void NnewtonSolver::linearise(const double* lambda, const double* w) {
   double phi[6];
   for (int j = 0; j < p_->numConstraints(); ++j) {
@@ -180,15 +164,9 @@ void NnewtonSolver::applyH(const double* x, double* y) const {
     const Constraint& c = p_->constraints[j];
     const int rj = c.rows;
     const int off = block_offset_[j];
-    const double* Wjj = w_.diagonalBlock(j);
     const double* xj = x + c.row_offset;
     double t[6];
-    for (int r = 0; r < rj; ++r) t[r] = dot(Wjj + r * rj, xj, rj);
-    for (int e = w_.neighbourBegin(j); e < w_.neighbourEnd(j); ++e) {
-      const Constraint& ck = p_->constraints[w_.neighbourConstraint(e)];
-      const double* Wjk = w_.neighbourBlock(e);
-      for (int r = 0; r < rj; ++r) t[r] += dot(Wjk + r * ck.rows, x + ck.row_offset, ck.rows);
-    }
+    w_.multiplyBlock(j, x, t);
     const double* B = B_.data() + off;
     const double* C = C_.data() + off;
     double* yj = y + c.row_offset;
@@ -208,7 +186,7 @@ void NnewtonSolver::applyHTranspose(const double* x, double* y) {
       u_[c.row_offset + q] = acc;
     }
   }
-  multiplyW(u_.data(), y);
+  w_.multiply(u_.data(), y);
   for (int j = 0; j < p_->numConstraints(); ++j) {
     const Constraint& c = p_->constraints[j];
     const int rj = c.rows;
@@ -356,7 +334,7 @@ void NnewtonSolver::solve(const StepProblem& p, const SolverSettings& settings, 
     if (w_.fixedRow(r)) lambda[r] = w_.fixedValue(r);
   const DoubleBuffer& c = w_.rhs();
   auto velocity = [&](const double* l, double* w) {
-    multiplyW(l, w);
+    w_.multiply(l, w);
     for (int r = 0; r < m; ++r) w[r] += c[r];
   };
   velocity(lambda, vel_.data());
@@ -403,7 +381,7 @@ void NnewtonSolver::solve(const StepProblem& p, const SolverSettings& settings, 
       for (int r = 0; r < m; ++r) step_[r] = w_.fixedRow(r) ? 0.0 : -step_[r];
       slope = dot(grad_.data(), step_.data(), m);
     }
-    multiplyW(step_.data(), wstep_.data());
+    w_.multiply(step_.data(), wstep_.data());
 
     // Backtracking on f (Armijo, sigma = 1e-4).
     constexpr double sigma = 1e-4;

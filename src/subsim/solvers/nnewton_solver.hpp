@@ -6,7 +6,7 @@
 // (their Schur-complement form), and Fischer, "A special Newton-type optimization method",
 // Optimization 24 (1992) for the NCP function.
 //
-// Unknown: all impulses lambda.  With W, c of solvers/delassus_operator.hpp (soft rows already
+// Unknown: all impulses lambda.  With W, c of formulation/delassus_form.hpp (soft rows already
 // folded into regularised equalities) the constraint velocity is w = W lambda + c, and the step
 // problem is the root of Phi(lambda) = 0 taken block by block (FB for the normal, a natural map
 // for friction, as Macklin et al.):
@@ -16,7 +16,7 @@
 //                                    fb(a, b) = a + b - sqrt(a^2 + b^2)   (Fischer 1992)
 //   contact tangential pair          Phi_t = D_t (lambda_t - Proj_{disc(mu max(lambda_n, 0))}
 //                                                   (lambda_t - w_t / D_t))   (natural map)
-// with D_r = DelassusOperator::scale (W_rr; the two tangential rows share
+// with D_r = DelassusForm::scale (W_rr; the two tangential rows share
 // D_t = max(W_t1t1, W_t2t2)).  fb(a, b) = 0 iff a >= 0, b >= 0, ab = 0, so the normal row is
 // Signorini; scaling lambda by D_r (the FB of the impulse-unit pair (lambda, w / D) times D) puts
 // both arguments in m/s and makes every Phi_r a velocity, so ||Phi||_inf is a velocity error and
@@ -58,7 +58,7 @@
 // made that case stall at 6e-2, so the inexactness is part of what makes it work.
 #include <vector>
 
-#include "subsim/solvers/delassus_operator.hpp"
+#include "subsim/formulation/delassus_form.hpp"
 #include "subsim/solvers/solver.hpp"
 
 namespace subsim {
@@ -83,7 +83,7 @@ class NnewtonSolver final : public Solver {
   int lineSearchFallbacks() const { return fallbacks_; }
   /// Newton directions of the last solve replaced by the scaled gradient step.
   int gradientSteps() const { return gradient_steps_; }
-  const DelassusOperator& delassus() const { return w_; }
+  const DelassusForm& delassus() const { return w_; }
 
  private:
   /// Phi_j at (lambda, w) for constraint j; with B, C non-null also dPhi_j/dw_j and
@@ -92,8 +92,6 @@ class NnewtonSolver final : public Solver {
                      double* C) const;
   /// phi = Phi(lambda, w) for all rows; returns 1/2 ||phi||^2.
   double evaluate(const double* lambda, const double* w, double* phi) const;
-  /// y = W x (no c).
-  void multiplyW(const double* x, double* y) const;
   /// B, C and the block-Jacobi inverses at (lambda, w).
   void linearise(const double* lambda, const double* w);
   /// y = H x.
@@ -108,7 +106,7 @@ class NnewtonSolver final : public Solver {
   /// ||rhs - H x||_2 <= tolerance; returns the iterations taken.
   int gmres(const double* rhs, double tolerance, double* x);
 
-  DelassusOperator w_;
+  DelassusForm w_;
   const StepProblem* p_ = nullptr;
   std::vector<int> block_offset_;  // per constraint, into B_, C_, M_ (rows^2 each)
   DoubleBuffer B_, C_, M_;         // dPhi/dw, dPhi/dlambda, inverse of (B W + C)_jj

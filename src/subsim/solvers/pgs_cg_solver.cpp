@@ -15,7 +15,7 @@ void PgsCgSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   const int max_it = beginStats(st, "max |D dlambda| (m/s)", settings);
   if (!factored) return finishUnfactored(p, sol, settings, t0);
   double* lambda = sol.lambda.data();
-  w_.projectAll(lambda);
+  projectAll(w_, lambda);
   previous_.resize(nr);
   direction_.assign(nr, 0.0);
   restarts_ = 0;
@@ -26,7 +26,7 @@ void PgsCgSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   for (int l = 0; l < max_it; ++l) {
     if (settings.on_iteration) settings.on_iteration(l);
     std::copy_n(lambda, nr, previous_.data());
-    residual = w_.gaussSeidelSweep(lambda);
+    residual = gaussSeidelSweep(w_, lambda);
     if (recordIteration(st, residual, settings)) {
       iterations = l + 1;
       break;
@@ -48,7 +48,7 @@ void PgsCgSolver::solve(const StepProblem& p, const SolverSettings& settings, St
       lambda[k] += beta * direction_[k];
       direction_[k] = r + beta * direction_[k];
     }
-    if (beta > 0.0) w_.projectAll(lambda);
+    if (beta > 0.0) projectAll(w_, lambda);
   }
   w_.velocity(lambda, sol.vhat.data());
   finishStats(sol, iterations, residual, settings, t0);

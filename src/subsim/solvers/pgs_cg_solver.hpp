@@ -18,7 +18,7 @@
 // Warm start and vhat as in PGS; no heap allocation inside the iterations.
 #include <vector>
 
-#include "subsim/solvers/delassus_operator.hpp"
+#include "subsim/solvers/projected_iteration.hpp"
 #include "subsim/solvers/solver.hpp"
 
 namespace subsim {
@@ -33,7 +33,7 @@ class PgsCgSolver final : public Solver {
   int restarts() const { return restarts_; }
 
  private:
-  DelassusOperator w_;
+  DelassusForm w_;
   DoubleBuffer previous_;   // lambda_k before the sweep
   DoubleBuffer direction_;  // p
   int restarts_ = 0;

@@ -14,13 +14,13 @@ void PgsSolver::solve(const StepProblem& p, const SolverSettings& settings, Step
   const int max_it = beginStats(st, "max |D dlambda| (m/s)", settings);
   if (!factored) return finishUnfactored(p, sol, settings, t0);
   double* lambda = sol.lambda.data();
-  w_.projectAll(lambda);
+  projectAll(w_, lambda);
 
   int iterations = max_it;
   double residual = 0.0;
   for (int l = 0; l < max_it; ++l) {
     if (settings.on_iteration) settings.on_iteration(l);
-    residual = w_.gaussSeidelSweep(lambda);
+    residual = gaussSeidelSweep(w_, lambda);
     if (recordIteration(st, residual, settings)) {
       iterations = l + 1;
       break;

@@ -3,7 +3,7 @@
 // "Experiments", Table I), in the blocked form of Erleben, "Velocity-based shock propagation for
 // multibody dynamics animation" (TOG 2007) / Jean-Moreau's nonsmooth contact dynamics.
 //
-// With W = J A^{-1} J^T and c = J A^{-1} b + e (solvers/delassus_operator.hpp, which also folds
+// With W = J A^{-1} J^T and c = J A^{-1} b + e (formulation/delassus_form.hpp, which also folds
 // the soft rows into a regularised equality), one sweep visits the constraints in order and sets
 //   lambda_j <- P_j(lambda_j - D_j^{-1} (W lambda + c)_j)
 // using the already updated lambda_k of earlier constraints.  D_j is the diagonal of W_jj (the
@@ -11,7 +11,7 @@
 // none for bilateral and soft rows, max(0, .) for unilateral rows and the strict friction-cone
 // operator projectConeStrict for a contact [n, t1, t2].  Inside a block the rows are also taken
 // in Gauss-Seidel order (a contact: the normal, then the tangential pair with the new normal's
-// friction bound; DelassusOperator::projectedStep); the fixed point is the same.
+// friction bound; DelassusForm::projectedStep); the fixed point is the same.
 // Redundant contacts (e.g. four corners whose errors e are not coplanar) make W singular with c
 // partly along its null space: lambda then drifts along a null direction u (J^T u = 0, so the
 // impulses on bodies and vhat are already converged) at a constant rate until a normal impulse
@@ -21,7 +21,7 @@
 // Warm start: lambda from the solution passed in when its size fits (mapped by key by the
 // assembler), projected onto the constraint sets first.  On exit vhat = A^{-1}(b + J^T lambda).
 // All buffers are sized before the loop; the iterations perform no heap allocation.
-#include "subsim/solvers/delassus_operator.hpp"
+#include "subsim/solvers/projected_iteration.hpp"
 #include "subsim/solvers/solver.hpp"
 
 namespace subsim {
@@ -32,10 +32,10 @@ class PgsSolver final : public Solver {
   void solve(const StepProblem& problem, const SolverSettings& settings,
              StepSolution& solution) override;
 
-  const DelassusOperator& delassus() const { return w_; }
+  const DelassusForm& delassus() const { return w_; }
 
  private:
-  DelassusOperator w_;
+  DelassusForm w_;
 };
 
 }  // namespace subsim

@@ -17,7 +17,7 @@ void ProjectedJacobiSolver::solve(const StepProblem& p, const SolverSettings& se
   SolveStats& st = sol.stats;
   const int max_it = beginStats(st, "max |D dlambda| (m/s)", settings);
   if (!factored) return finishUnfactored(p, sol, settings, t0);
-  w_.projectAll(sol.lambda.data());
+  projectAll(w_, sol.lambda.data());
   next_.assign(sol.lambda.data(), sol.lambda.data() + p.numRows());
   change_.resize(nc);
   const int threads = settings.threads > 0 ? settings.threads : omp_get_max_threads();
@@ -37,7 +37,7 @@ void ProjectedJacobiSolver::solve(const StepProblem& p, const SolverSettings& se
         settings.on_iteration(l);
       }
 #pragma omp for schedule(static)
-      for (int j = 0; j < nc; ++j) change_[j] = w_.projectedStep(j, cur, relax, nxt);
+      for (int j = 0; j < nc; ++j) change_[j] = projectedStep(w_, j, cur, relax, nxt);
 #pragma omp single
       {
         double change = 0.0;

@@ -3,7 +3,7 @@
 // (Table I), the parallel counterpart of PGS (e.g. Tonge, Benevolenski, Voroshilov, "Mass
 // splitting for jitter-free parallel rigid body simulation", SIGGRAPH 2012, on projected Jacobi).
 //
-// With W, c, D_j and P_j as in PGS (solvers/pgs_solver.hpp, solvers/delassus_operator.hpp), all
+// With W, c, D_j and P_j as in PGS (solvers/pgs_solver.hpp, formulation/delassus_form.hpp), all
 // constraints are updated at once from the previous iterate:
 //   lambda_j^{l+1} = lambda_j^l + omega (P_j(lambda_j^l - D_j^{-1} (W lambda^l + c)_j) -
 //   lambda_j^l)
@@ -18,7 +18,7 @@
 // Warm start and vhat as in PGS; no heap allocation inside the iterations.
 #include <vector>
 
-#include "subsim/solvers/delassus_operator.hpp"
+#include "subsim/solvers/projected_iteration.hpp"
 #include "subsim/solvers/solver.hpp"
 
 namespace subsim {
@@ -32,10 +32,10 @@ class ProjectedJacobiSolver final : public Solver {
   /// Relaxation factor omega in (0, 1].
   double omega = 0.3;
 
-  const DelassusOperator& delassus() const { return w_; }
+  const DelassusForm& delassus() const { return w_; }
 
  private:
-  DelassusOperator w_;
+  DelassusForm w_;
   DoubleBuffer next_;    // lambda^{l+1}
   DoubleBuffer change_;  // per constraint max D |dlambda|
 };

@@ -21,8 +21,8 @@
 #include <Eigen/SparseLU>
 #include <vector>
 
+#include "subsim/formulation/compact_jacobian.hpp"
 #include "subsim/problem/step_problem.hpp"
-#include "subsim/solvers/compact_jacobian.hpp"
 
 namespace subsim {
 

@@ -19,8 +19,8 @@
 // factored and solved from different threads.
 #include <vector>
 
+#include "subsim/formulation/compact_jacobian.hpp"
 #include "subsim/problem/step_problem.hpp"
-#include "subsim/solvers/compact_jacobian.hpp"
 
 namespace subsim {
 

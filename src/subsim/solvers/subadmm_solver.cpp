@@ -7,8 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "subsim/formulation/dense_kernels.hpp"
 #include "subsim/problem/constraint_operator.hpp"
-#include "subsim/solvers/dense_kernels.hpp"
 #include "subsim/solvers/small_spd_factor.hpp"
 
 namespace subsim {

@@ -35,7 +35,7 @@
 // of the blocks nonzero) use a block-sparse LDL^T of A_i + beta_i J_i^T J_i instead of the dense
 // Cholesky (solvers/sparse_subsystem_factorization.hpp), and every J_ij block of a subsystem
 // above 6 DOF with zero columns is used through its nonzero columns only
-// (solvers/compact_jacobian.hpp): the same iterates up to round-off, at a fraction of the cost.
+// (formulation/compact_jacobian.hpp): the same iterates up to round-off, at a fraction of the cost.
 // The penalty rule's w_r on sparse subsystems come from the selected inverse of A_i (its
 // entries on the factor's pattern, in about one factorisation's work): exact for every row, as
 // the dense form's one solve per row, which cost as much as the rest of the step on pieces with
@@ -45,8 +45,8 @@
 // All buffers are sized in prepare(); the iteration loop performs no heap allocation.
 #include <vector>
 
+#include "subsim/formulation/compact_jacobian.hpp"
 #include "subsim/solvers/anderson_acceleration.hpp"
-#include "subsim/solvers/compact_jacobian.hpp"
 #include "subsim/solvers/per_body_factorization.hpp"
 #include "subsim/solvers/solver.hpp"
 #include "subsim/solvers/sparse_subsystem_factorization.hpp"

@@ -1,6 +1,9 @@
 #pragma once
-// The Delassus operator W = J A^{-1} J^T of a StepProblem, block-sparse, for the dual (impulse
-// space) solvers PGS, PGS-CG and PJ.
+// The local (Delassus) form of a step (ARCHITECTURE.md, "Formulations"): the operator
+// W = J A^{-1} J^T, block-sparse, with q = c below and mu per contact, built from the NCP form
+// (ncp_form.hpp).  The dual (impulse space) solvers PGS, PGS-CG, PJ and NNewton iterate on it
+// (solvers/projected_iteration.hpp holds the projected steps); it is also the local form that
+// FCLib's local problems (W, q, mu) take.
 //
 // Eliminating vhat = A^{-1} (b + J^T lambda) from the StepProblem gives the constraint velocity
 //   J vhat + e = W lambda + c,   W = J A^{-1} J^T,   c = J A^{-1} b + e,
@@ -29,64 +32,32 @@
 #include <algorithm>
 #include <vector>
 
-#include "subsim/problem/cone_projection.hpp"
+#include "subsim/formulation/compact_jacobian.hpp"
 #include "subsim/problem/step_problem.hpp"
-#include "subsim/solvers/compact_jacobian.hpp"
 
 namespace subsim {
 
-/// P_j in place on the c.rows values at lambda: none for bilateral and soft rows, max(0, .) per
-/// unilateral row, the strict friction-cone operator for a contact.
-inline void projectConstraintBlock(const Constraint& c, double* lambda) {
-  switch (c.type) {
-    case ConstraintType::Bilateral:
-    case ConstraintType::Soft:
-      return;
-    case ConstraintType::Unilateral:
-      for (int r = 0; r < c.rows; ++r) lambda[r] = std::max(0.0, lambda[r]);
-      return;
-    case ConstraintType::Contact: {
-      const Vec3 l = projectConeStrict(Vec3(lambda[0], lambda[1], lambda[2]), c.mu);
-      lambda[0] = l[0];
-      lambda[1] = l[1];
-      lambda[2] = l[2];
-      return;
-    }
-  }
-}
-
-class DelassusOperator {
+class DelassusForm {
  public:
   /// Factors every A_i and assembles W and c for `problem`, which must outlive the operator's
   /// use (it keeps a pointer).  Numeric work runs on `threads` OpenMP threads (0: default).
   /// Returns false when some A_i is not positive definite (W is then meaningless).
   [[nodiscard]] bool build(const StepProblem& problem, int threads = 1);
 
+  const StepProblem& problem() const { return *p_; }
   int numConstraints() const { return static_cast<int>(diag_offset_.size()); }
   int numRows() const { return static_cast<int>(c_.size()); }
 
+  /// y_j = (W x)_j, constraint j's rows (at most 6) of the regularised W.
+  void multiplyBlock(int j, const double* x, double* y) const;
+  /// y = W x, every row (regularised W).
+  void multiply(const double* x, double* y) const;
   /// g = (W lambda + c)_j, constraint j's rows (at most 6) of the regularised system.
-  void constraintVelocity(int j, const double* lambda, double* g) const;
-
-  /// One projected block step: out_j = lambda_j + omega (T_j - lambda_j), where T_j is
-  /// P_j(lambda_j - D_j^{-1} g_j), g = (W lambda + c)_j, taken row by row inside the block
-  /// (Gauss-Seidel within the block: after each row g_j is updated through the column of W_jj;
-  /// a contact updates its normal first, projects it to >= 0, then its tangential pair together
-  /// onto the disc of radius mu lambda_n).  Fixed soft rows are set to their value.  out may
-  /// alias lambda (PGS).  Returns max_r D_r |out_r - lambda_r| (m/s), 0 for fixed rows.
-  double projectedStep(int j, const double* lambda, double omega, double* out) const;
-
-  /// One projected Gauss-Seidel sweep over every constraint in order (projectedStep with
-  /// omega = 1, in place); returns the largest D_r |change| (m/s).
-  double gaussSeidelSweep(double* lambda) const {
-    double change = 0.0;
-    for (int j = 0; j < numConstraints(); ++j)
-      change = std::max(change, projectedStep(j, lambda, 1.0, lambda));
-    return change;
+  void constraintVelocity(int j, const double* lambda, double* g) const {
+    multiplyBlock(j, lambda, g);
+    const int o = p_->constraints[j].row_offset;
+    for (int r = 0; r < p_->constraints[j].rows; ++r) g[r] += c_[o + r];
   }
-
-  /// Projects lambda onto every S_j and sets fixed soft rows to their value.
-  void projectAll(double* lambda) const;
 
   /// vhat = A^{-1} (b + J^T lambda), all subsystems.
   void velocity(const double* lambda, double* vhat) const;
@@ -103,6 +74,7 @@ class DelassusOperator {
   /// D_r (see the header comment) and its inverse (0 for fixed or degenerate rows).
   double scale(int row) const { return d_[row]; }
   double inverseScale(int row) const { return inv_d_[row]; }
+  const double* inverseScales() const { return inv_d_.data(); }
   bool fixedRow(int row) const { return fixed_[row] != 0; }
   double fixedValue(int row) const { return fixed_value_[row]; }
 

@@ -1,15 +1,15 @@
-#include "subsim/solvers/delassus_operator.hpp"
+#include "subsim/formulation/delassus_form.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "subsim/solvers/dense_kernels.hpp"
+#include "subsim/formulation/dense_kernels.hpp"
 
 namespace subsim {
 
-bool DelassusOperator::build(const StepProblem& p, int threads) {
+bool DelassusForm::build(const StepProblem& p, int threads) {
   p_ = &p;
   const int ns = p.numSubsystems();
   const int nc = p.numConstraints();
@@ -185,83 +185,35 @@ bool DelassusOperator::build(const StepProblem& p, int threads) {
   return std::find(llt_failed_.begin(), llt_failed_.end(), 1) == llt_failed_.end();
 }
 
-void DelassusOperator::constraintVelocity(int j, const double* lambda, double* g) const {
+void DelassusForm::multiplyBlock(int j, const double* x, double* y) const {
   const StepProblem& p = *p_;
   const Constraint& c = p.constraints[j];
   const int rj = c.rows;
   const double* Wjj = blocks_.data() + diag_offset_[j];
-  const double* lj = lambda + c.row_offset;
+  const double* xj = x + c.row_offset;
   for (int r = 0; r < rj; ++r) {
-    double acc = c_[c.row_offset + r];
-    for (int col = 0; col < rj; ++col) acc += Wjj[r * rj + col] * lj[col];
-    g[r] = acc;
+    double acc = 0.0;
+    for (int col = 0; col < rj; ++col) acc += Wjj[r * rj + col] * xj[col];
+    y[r] = acc;
   }
   for (int e = nb_begin_[j]; e < nb_begin_[j + 1]; ++e) {
     const Constraint& ck = p.constraints[nb_constraint_[e]];
     const int rk = ck.rows;
     const double* W = blocks_.data() + nb_offset_[e];
-    const double* lk = lambda + ck.row_offset;
+    const double* xk = x + ck.row_offset;
     for (int r = 0; r < rj; ++r) {
       double acc = 0.0;
-      for (int col = 0; col < rk; ++col) acc += W[r * rk + col] * lk[col];
-      g[r] += acc;
+      for (int col = 0; col < rk; ++col) acc += W[r * rk + col] * xk[col];
+      y[r] += acc;
     }
   }
 }
 
-double DelassusOperator::projectedStep(int j, const double* lambda, double omega,
-                                       double* out) const {
-  const Constraint& c = p_->constraints[j];
-  const int o = c.row_offset;
-  const int rows = c.rows;
-  const double* Wjj = blocks_.data() + diag_offset_[j];
-  const double* inv_d = inv_d_.data() + o;
-  double g[6], l[6];
-  constraintVelocity(j, lambda, g);
-  for (int r = 0; r < rows; ++r) l[r] = lambda[o + r];
-  // Gauss-Seidel inside the block too: after each row (for a contact: the normal, then the
-  // tangential pair together) g is updated by the change through the column of W_jj.
-  if (c.type == ConstraintType::Contact) {
-    const double n = std::max(0.0, l[0] - inv_d[0] * g[0]);
-    const double dn = n - l[0];
-    l[0] = n;
-    const double t1 = l[1] - inv_d[1] * (g[1] + Wjj[3] * dn);
-    const double t2 = l[2] - inv_d[2] * (g[2] + Wjj[6] * dn);
-    const double tn = std::sqrt(t1 * t1 + t2 * t2);
-    const double limit = c.mu * n;
-    const double s = tn > limit ? limit / tn : 1.0;
-    l[1] = s * t1;
-    l[2] = s * t2;
-  } else {
-    const bool unilateral = c.type == ConstraintType::Unilateral;
-    for (int r = 0; r < rows; ++r) {
-      double nl = l[r] - inv_d[r] * g[r];
-      if (unilateral) nl = std::max(0.0, nl);
-      const double delta = nl - l[r];
-      l[r] = nl;
-      if (delta != 0.0)
-        for (int q = 0; q < rows; ++q) g[q] += Wjj[q * rows + r] * delta;
-    }
-  }
-  double change = 0.0;
-  for (int r = 0; r < c.rows; ++r) {
-    const double old = lambda[o + r];
-    const double nl = fixed_[o + r] ? fixed_value_[o + r] : old + omega * (l[r] - old);
-    change = std::max(change, d_[o + r] * std::abs(nl - old));
-    out[o + r] = nl;
-  }
-  return change;
+void DelassusForm::multiply(const double* x, double* y) const {
+  for (int j = 0; j < numConstraints(); ++j) multiplyBlock(j, x, y + p_->constraints[j].row_offset);
 }
 
-void DelassusOperator::projectAll(double* lambda) const {
-  for (const Constraint& c : p_->constraints) {
-    projectConstraintBlock(c, lambda + c.row_offset);
-    for (int r = 0; r < c.rows; ++r)
-      if (fixed_[c.row_offset + r]) lambda[c.row_offset + r] = fixed_value_[c.row_offset + r];
-  }
-}
-
-void DelassusOperator::velocity(const double* lambda, double* vhat) const {
+void DelassusForm::velocity(const double* lambda, double* vhat) const {
   const StepProblem& p = *p_;
   for (int i = 0; i < p.numSubsystems(); ++i) {
     const Subsystem& sub = p.subsystems[i];
@@ -278,7 +230,7 @@ void DelassusOperator::velocity(const double* lambda, double* vhat) const {
   }
 }
 
-MatX DelassusOperator::dense() const {
+MatX DelassusForm::dense() const {
   const StepProblem& p = *p_;
   MatX W = MatX::Zero(numRows(), numRows());
   for (int j = 0; j < numConstraints(); ++j) {

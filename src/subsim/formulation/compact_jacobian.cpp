@@ -1,4 +1,4 @@
-#include "subsim/solvers/compact_jacobian.hpp"
+#include "subsim/formulation/compact_jacobian.hpp"
 
 #include <omp.h>
 
