@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "subsim/scenarios/panda_model.hpp"
+#include "subsim/io/builtin_robots.hpp"
 
 namespace subsim::scene {
 
