@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <sstream>
 
 #include "bench_table.hpp"
@@ -45,7 +46,7 @@ bool badInput(const std::string& message) {
 
 struct LoadedScene {
   std::string spec;
-  Model model;
+  std::shared_ptr<const Model> model;  // shared by every World of the scene
   int default_steps = 0;
   // A problem file (`.h5`, problem/problem_file.hpp) in place of a scene: its problems and warm
   // starts are the recorded run, no simulation is involved.
@@ -82,9 +83,9 @@ bool loadValidScene(const std::string& spec, LoadedScene& out) {
   out.spec = spec;
   try {
     BuiltScene scene = loadScene(spec);
-    out.model = std::move(scene.model);
+    scene.model.validate();
+    out.model = std::make_shared<const Model>(std::move(scene.model));
     out.default_steps = scene.default_steps;
-    out.model.validate();
     return true;
   } catch (const std::exception& e) {
     std::cerr << "subsim: " << spec << ": " << e.what() << "\n";
@@ -126,7 +127,7 @@ bool saveProblems(const BenchOptions& o, const LoadedScene& scene, const Recorde
     problems[k].warm_start = run.warm_starts[k];
   }
   try {
-    writeProblemFile(o.save_problems, {scene.spec, o.reference_solver, scene.model.dt}, problems);
+    writeProblemFile(o.save_problems, {scene.spec, o.reference_solver, scene.model->dt}, problems);
   } catch (const std::exception& e) {
     progressDone();
     std::cerr << "subsim: --save-problems: " << e.what() << "\n";
@@ -273,7 +274,7 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
                             "', recorded with " + scene.file_info.source_solver + ")";
     } else {
       info.steps = o.steps.value_or(scene.default_steps);
-      info.dt = scene.model.dt;
+      info.dt = scene.model->dt;
       info.penetration_limit_from_user = o.penetration_limit.has_value();
       // World's own limit (0: its default), so that the table states the very number every
       // cell's World judges by, and the bench can tell a penetration failure by value.

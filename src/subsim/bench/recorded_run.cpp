@@ -12,8 +12,9 @@ std::vector<char> evenlySpaced(std::size_t n, int count) {
   return keep;
 }
 
-RecordedRun recordProblems(const Model& model, const std::string& scene, int steps, int keep,
-                           const WorldSettings& settings, const Progress& progress) {
+RecordedRun recordProblems(const std::shared_ptr<const Model>& model, const std::string& scene,
+                           int steps, int keep, const WorldSettings& settings,
+                           const Progress& progress) {
   RecordedRun run;
   const std::vector<char> kept = evenlySpaced(static_cast<std::size_t>(steps), keep);
   World world(model, settings);
@@ -55,8 +56,8 @@ void keepEvenlySpaced(RecordedRun& run, int count) {
   run.warm_starts.resize(to);
 }
 
-RecordedStep recordStep(const Model& model, const std::string& scene, int step,
-                        const WorldSettings& settings, const Progress& progress) {
+RecordedStep recordStep(const std::shared_ptr<const Model>& model, const std::string& scene,
+                        int step, const WorldSettings& settings, const Progress& progress) {
   RecordedStep out;
   World world(model, settings);
   for (int k = 1; k <= step; ++k) {

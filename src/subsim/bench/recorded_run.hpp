@@ -3,6 +3,7 @@
 // solver of `subsim bench --problems` and the convergence study solve the very same inputs.
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,9 @@ std::vector<char> evenlySpaced(std::size_t n, int count);
 /// `evenlySpaced(steps, keep)` selects: only those are held in memory (a beam problem stores its
 /// blocks densely, about 30 MB).  A step that throws or diverges ends the run; `note` says why.
 /// `scene` names the run in the progress lines.
-RecordedRun recordProblems(const Model& model, const std::string& scene, int steps, int keep,
-                           const WorldSettings& settings, const Progress& progress = {});
+RecordedRun recordProblems(const std::shared_ptr<const Model>& model, const std::string& scene,
+                           int steps, int keep, const WorldSettings& settings,
+                           const Progress& progress = {});
 
 /// Keeps `count` evenly spaced problems of a run held in full (a problem file).
 void keepEvenlySpaced(RecordedRun& run, int count);
@@ -48,7 +50,7 @@ struct RecordedStep {
 /// Steps a reference World of `model` up to step `step` (1-based) and returns that step's problem
 /// and warm start, or where and why the run diverged before reaching it.  A step that throws
 /// propagates.
-RecordedStep recordStep(const Model& model, const std::string& scene, int step,
-                        const WorldSettings& settings, const Progress& progress = {});
+RecordedStep recordStep(const std::shared_ptr<const Model>& model, const std::string& scene,
+                        int step, const WorldSettings& settings, const Progress& progress = {});
 
 }  // namespace subsim::bench

@@ -18,8 +18,8 @@ std::string millimetres(double metres) {
 
 }  // namespace
 
-Cell runSceneCell(const Model& model, const std::string& scene, int steps, double limit,
-                  const std::string& solver, int level, int threads) {
+Cell runSceneCell(const std::shared_ptr<const Model>& model, const std::string& scene, int steps,
+                  double limit, const std::string& solver, int level, int threads) {
   Cell cell;
   cell.scene = scene;
   cell.solver = solver;
