@@ -4,7 +4,7 @@
 // reach the checks behind it, the fuzz bytes here choose changes to a valid file that subsim wrote:
 // datasets rewritten with other shapes and values (NaN, infinities, huge and negative numbers),
 // integer attributes set, attributes and objects removed.  The test helpers
-// (problem/problem_file_testing.hpp) make each change through HDF5 and seal the file again, so
+// (tests/support/hdf5_file_edits.hpp) make each change through HDF5 and seal the file again, so
 // HDF5 only parses files that HDF5 wrote, while the readers' own checks see arbitrary contents.
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -18,7 +18,7 @@
 
 #include "subsim/io/file_seal.hpp"
 #include "subsim/math/types.hpp"
-#include "subsim/problem/problem_file_testing.hpp"
+#include "support/hdf5_file_edits.hpp"
 
 namespace subsim::fuzz {
 

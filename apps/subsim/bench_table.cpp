@@ -220,10 +220,6 @@ std::string formatPaperTable(const Report& r) {
 
 }  // namespace
 
-int iterationsAtLevel(const std::string& solver, int level) {
-  return isNewtonTypeSolver(solver) ? std::max(1, level / 10) : level;
-}
-
 std::string csvField(const std::string& text) {
   if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
   std::string q = "\"";

@@ -3,32 +3,17 @@
 // CSV and JSON with one row per cell).  Kept apart from the runs so the shape of the output can be
 // read (and changed) in one place.
 #include <array>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "subsim/bench/bench_cell.hpp"
 #include "subsim/problem/step_problem.hpp"
 
 namespace subsim::cli::bench {
 
-/// One (scene, solver, iteration level) cell of the matrix.
-struct Cell {
-  std::string scene;
-  std::string solver;
-  int level = 0;       // the column: the first-order iteration count
-  int iterations = 0;  // what the solver ran: level, or level / 10 for a Newton-type solver
-  int steps = 0;       // planned
-  int steps_done = 0;  // completed without failure; AT and AA average over these
-  std::optional<double> at_ms;
-  std::optional<double> aa;     // steps with at least one constraint
-  std::optional<double> aa_fb;  // steps with at least one contact
-  bool failed = false;
-  std::string failure_mark;    // short, for the markdown cell: "diverged", "pen 12.3 mm"
-  std::string failure_reason;  // full: step, value, limit
-  std::string input_hash;      // problems mode only
-  /// How each solve ended (SolveStats::status), counted per status over the solves run.
-  std::array<int, kSolveStatusCount> solve_status{};
-};
+/// One (scene, solver, iteration level) cell of the matrix (bench/bench_cell.hpp).
+using ::subsim::bench::Cell;
+using ::subsim::bench::iterationsAtLevel;
 
 /// "iteration-cap 297, stalled 3": the statuses a cell (or run) met, in the enum's order.
 std::string statusSummary(const std::array<int, kSolveStatusCount>& counts);
@@ -61,10 +46,6 @@ struct Report {
   std::vector<SceneInfo> scenes;
   std::vector<Cell> cells;  // scene-major, then solver, then level
 };
-
-/// Iterations a solver runs at a first-order level: a tenth (at least 1) for Newton-type solvers,
-/// whose iterations each solve the full linear system (the papers' tables: 3/6/9 beside 30/60/90).
-int iterationsAtLevel(const std::string& solver, int level);
 
 std::string formatMarkdown(const Report& report);
 std::string formatCsv(const Report& report);

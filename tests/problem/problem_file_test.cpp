@@ -20,8 +20,8 @@
 
 #include "subsim/io/file_seal.hpp"
 #include "subsim/problem/problem_file.hpp"
-#include "subsim/problem/problem_file_testing.hpp"
 #include "subsim/problem/problem_hash.hpp"
+#include "support/hdf5_file_edits.hpp"
 #include "test_support.hpp"
 
 namespace subsim {

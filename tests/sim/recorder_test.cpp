@@ -12,10 +12,10 @@
 
 #include "subsim/io/file_seal.hpp"
 #include "subsim/metrics/step_metrics.hpp"
-#include "subsim/problem/problem_file_testing.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/recorder.hpp"
 #include "subsim/sim/world.hpp"
+#include "support/hdf5_file_edits.hpp"
 
 namespace subsim {
 namespace {

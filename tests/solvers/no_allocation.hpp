@@ -3,11 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "subsim/solvers/solver.hpp"
+#include "support/allocation_count.hpp"
 
 namespace subsim::test {
-
-/// operator new calls so far in this test binary (tests/solvers/allocation_counter.cpp).
-long allocationCount();
 
 /// Solves `problem` once to warm the workspace, then again with Eigen's runtime malloc check off
 /// and operator new counted from the first iteration to the end of solve(): neither may fire.

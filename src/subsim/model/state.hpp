@@ -1,6 +1,7 @@
 #pragma once
-// The mutable state of a run: time and each body's pose and velocity.
+// The mutable state of a run: time, each body's pose and velocity, and the solver's warm start.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "subsim/math/pose.hpp"
@@ -9,6 +10,17 @@
 namespace subsim {
 
 struct Model;
+
+/// The warm start of the next step's solve: the last step's impulse lambda of every constraint
+/// with a persistent key (Constraint::key), which World maps onto the next step's constraints by
+/// key.  Part of the State so that a state saved with World::state() and restored with
+/// World::setState() (on the same World or another one of the same Model) steps bit for bit as the
+/// original run did.  Empty at t = 0 and in a state put together by hand: the solve then starts
+/// cold (lambda = 0).
+struct WarmStart {
+  std::vector<std::pair<std::uint64_t, int>> keys;  // sorted (key, row offset into lambda)
+  VecX lambda;                                      // the last step's lambda, all rows
+};
 
 struct State {
   double time = 0.0;
@@ -28,11 +40,14 @@ struct State {
   /// positions and velocities, 3 per node of the piece (shared nodes have a copy per piece).
   std::vector<VecX> fem_x;
   std::vector<VecX> fem_v;
+  /// What the next step's solve starts from (World fills it after every step).
+  WarmStart warm_start;
 
   /// The state at t = 0 given by the model's initial poses and velocities.
   static State initial(const Model& model);
   int numBodies() const { return static_cast<int>(pose.size()); }
-  /// FNV-1a hash of the raw bits of every number: equal states hash equal, for determinism tests.
+  /// FNV-1a hash of the raw bits of every number of the physical state (the warm start is left
+  /// out): equal states hash equal, for determinism tests.
   std::uint64_t hash() const;
 };
 

@@ -1,20 +1,17 @@
 #pragma once
-// The built-in Franka Panda: robots/panda/panda.urdf (sources and approximations in
-// robots/panda/README.md), compiled into the library so that scenes need no data files at run
-// time.  CMake generates pandaUrdf()'s definition from the URDF file; the helpers below are in
-// panda_model.cpp.
+// The built-in Franka Panda in the built-in scenes: its URDF text is io/builtin_robots.hpp's
+// pandaUrdf() (compiled into the library, so that scenes need no data files at run time); the
+// helpers below, which place it in a scene and drive it, are in panda_model.cpp.
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "subsim/articulation/inverse_kinematics.hpp"
+#include "subsim/io/builtin_robots.hpp"
 #include "subsim/model/model.hpp"
 
 namespace subsim {
-
-/// The text of robots/panda/panda.urdf.
-const char* pandaUrdf();
 
 /// Franka's example joint impedance (franka_ros joint_impedance_example_controller) with gravity
 /// compensation on the 7 arm joints, whose velocities start at index `first` (kp and kd must

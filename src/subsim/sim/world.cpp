@@ -91,54 +91,59 @@ double msSince(Clock::time_point t0) {
 }  // namespace
 
 World::World(Model model, WorldSettings settings)
+    : World(std::make_shared<const Model>(std::move(model)), std::move(settings)) {}
+
+World::World(std::shared_ptr<const Model> model, WorldSettings settings)
     : model_(std::move(model)), settings_(std::move(settings)) {
-  model_.validate();
+  if (!model_) throw std::invalid_argument("World: no model");
+  model_->validate();
   if (!settings_.partitioner) settings_.partitioner = makeOneBodyPerSubsystemPartitioner();
-  partition_ = settings_.partitioner->partition(model_);
-  state_ = State::initial(model_);
+  partition_ = settings_.partitioner->partition(*model_);
+  state_ = State::initial(*model_);
   solver_ = makeSolver(settings_.solver);
   detector_ = makeSweepAndPruneDetector();
-  deformable_collider_ = std::make_unique<DeformableCollider>(model_);
-  for (const Joint& j : model_.joints)
+  deformable_collider_ = std::make_unique<DeformableCollider>(*model_);
+  for (const Joint& j : model_->joints)
     if (!j.collide_connected && j.body_b >= 0)
       joined_bodies_.emplace_back(std::min(j.body_a, j.body_b), std::max(j.body_a, j.body_b));
   // A robot does not collide with itself (its collision capsules overlap at the joints; the joint
   // limits keep its links apart).
-  for (const Robot& robot : model_.robots)
+  for (const Robot& robot : model_->robots)
     for (size_t a = 0; a < robot.link_body.size(); ++a)
       for (size_t b = a + 1; b < robot.link_body.size(); ++b)
         joined_bodies_.emplace_back(std::min(robot.link_body[a], robot.link_body[b]),
                                     std::max(robot.link_body[a], robot.link_body[b]));
   std::sort(joined_bodies_.begin(), joined_bodies_.end());
-  shape_extent_.resize(model_.shapes.size());
+  shape_extent_.resize(model_->shapes.size());
   double smallest = std::numeric_limits<double>::infinity();
-  for (size_t k = 0; k < model_.shapes.size(); ++k) {
-    const BodyShape& s = model_.shapes[k];
+  for (size_t k = 0; k < model_->shapes.size(); ++k) {
+    const BodyShape& s = model_->shapes[k];
     shape_extent_[k] = s.local_pose.position.norm() + boundingRadius(s.shape);
-    if (simulated(model_.bodies[s.body].kind))
+    if (simulated(model_->bodies[s.body].kind))
       smallest = std::min(smallest, s.shape.smallestSize());
   }
   penetration_limit_ =
       settings_.penetration_limit > 0.0 ? settings_.penetration_limit : 0.5 * smallest;
-  objects_.resize(model_.shapes.size());
-  forces_.reset(static_cast<int>(model_.bodies.size()));
+  objects_.resize(model_->shapes.size());
+  forces_.reset(static_cast<int>(model_->bodies.size()));
 }
 
 void World::setState(const State& state) {
-  if (state.numBodies() != static_cast<int>(model_.bodies.size()) ||
+  if (state.numBodies() != static_cast<int>(model_->bodies.size()) ||
       state.midpoint_linear_velocity.size() != state.pose.size() ||
       state.midpoint_angular_velocity.size() != state.pose.size())
     throw std::invalid_argument("setState: the state has " + std::to_string(state.numBodies()) +
-                                " bodies, the model " + std::to_string(model_.bodies.size()));
-  if (state.robot_q.size() != model_.robots.size() || state.robot_v.size() != model_.robots.size())
+                                " bodies, the model " + std::to_string(model_->bodies.size()));
+  if (state.robot_q.size() != model_->robots.size() ||
+      state.robot_v.size() != model_->robots.size())
     throw std::invalid_argument("setState: the state has " + std::to_string(state.robot_q.size()) +
-                                " robots, the model " + std::to_string(model_.robots.size()));
-  for (size_t r = 0; r < model_.robots.size(); ++r)
-    if (state.robot_q[r].size() != model_.robots[r].articulation.nq() ||
-        state.robot_v[r].size() != model_.robots[r].articulation.nv())
-      throw std::invalid_argument("setState: robot '" + model_.robots[r].name +
+                                " robots, the model " + std::to_string(model_->robots.size()));
+  for (size_t r = 0; r < model_->robots.size(); ++r)
+    if (state.robot_q[r].size() != model_->robots[r].articulation.nq() ||
+        state.robot_v[r].size() != model_->robots[r].articulation.nv())
+      throw std::invalid_argument("setState: robot '" + model_->robots[r].name +
                                   "' has the wrong number of coordinates");
-  const int pieces = model_.numDeformablePieces();
+  const int pieces = model_->numDeformablePieces();
   if (static_cast<int>(state.fem_x.size()) != pieces ||
       static_cast<int>(state.fem_v.size()) != pieces)
     throw std::invalid_argument("setState: the state has " + std::to_string(state.fem_x.size()) +
@@ -148,9 +153,14 @@ void World::setState(const State& state) {
         state.fem_v[k].size() != state.fem_x[k].size())
       throw std::invalid_argument("setState: deformable piece " + std::to_string(k) +
                                   " has the wrong number of coordinates");
+  const WarmStart& warm = state.warm_start;
+  const bool sorted = std::is_sorted(warm.keys.begin(), warm.keys.end());
+  for (const auto& [key, offset] : warm.keys)
+    if (!sorted || offset < 0 || offset >= warm.lambda.size())
+      throw std::invalid_argument(
+          "setState: the warm start's keys are not sorted or point outside its lambda");
   state_ = state;
   diverged_ = false;
-  previous_keys_.clear();
 }
 
 void World::setSolver(const std::string& name) {
@@ -159,14 +169,14 @@ void World::setSolver(const std::string& name) {
 }
 
 void World::buildCollisionObjects(double h) {
-  const double base = 0.5 * model_.contact.margin;
-  for (size_t k = 0; k < model_.shapes.size(); ++k) {
-    const BodyShape& s = model_.shapes[k];
+  const double base = 0.5 * model_->contact.margin;
+  for (size_t k = 0; k < model_->shapes.size(); ++k) {
+    const BodyShape& s = model_->shapes[k];
     const int b = s.body;
     CollisionObject& o = objects_[k];
     o.shape = s.shape;
     o.pose = state_.pose[b] * s.local_pose;
-    o.movable = model_.bodies[b].kind != BodyKind::Static;
+    o.movable = model_->bodies[b].kind != BodyKind::Static;
     // Speculative margin: how far any point of the shape can move during the step.
     const double reach =
         state_.linear_velocity[b].norm() + state_.angular_velocity[b].norm() * shape_extent_[k];
@@ -184,7 +194,7 @@ void World::warmStart() {
       solution_.vhat.segment<3>(o) = state_.linear_velocity[body];
       solution_.vhat.segment<3>(o + 3) = state_.angular_velocity[body];
     }
-  for (size_t r = 0; r < model_.robots.size(); ++r) {
+  for (size_t r = 0; r < model_->robots.size(); ++r) {
     const Subsystem& sub = problem_.subsystems[partition_.robot_subsystem[r]];
     solution_.vhat.segment(sub.dof_offset, sub.dof) = state_.robot_v[r];
   }
@@ -192,19 +202,24 @@ void World::warmStart() {
     const Subsystem& sub = problem_.subsystems[partition_.piece_subsystem[k]];
     solution_.vhat.segment(sub.dof_offset, sub.dof) = state_.fem_v[k];
   }
+  // The previous step's impulses travel in the state (State::warm_start), so that a restored
+  // state starts its solve from exactly what the original run did.
+  const WarmStart& previous = state_.warm_start;
   solution_.lambda.setZero(problem_.numRows());
   for (const Constraint& c : problem_.constraints) {
-    auto it = std::lower_bound(previous_keys_.begin(), previous_keys_.end(),
+    auto it = std::lower_bound(previous.keys.begin(), previous.keys.end(),
                                std::make_pair(c.key, std::numeric_limits<int>::min()));
-    if (c.key == 0 || it == previous_keys_.end() || it->first != c.key) continue;
-    solution_.lambda.segment(c.row_offset, c.rows) = previous_lambda_.segment(it->second, c.rows);
+    if (c.key == 0 || it == previous.keys.end() || it->first != c.key ||
+        it->second + c.rows > previous.lambda.size())
+      continue;
+    solution_.lambda.segment(c.row_offset, c.rows) = previous.lambda.segment(it->second, c.rows);
   }
 }
 
 std::string World::checkDivergence(double max_penetration) const {
   std::ostringstream why;
   for (int b = 0; b < state_.numBodies(); ++b) {
-    if (!simulated(model_.bodies[b].kind)) continue;
+    if (!simulated(model_->bodies[b].kind)) continue;
     // Every non-finite quantity is named: which one went first hints at the cause (a huge force
     // shows in the velocity, a huge time step with a finite velocity in the position).
     std::string quantities;
@@ -216,18 +231,18 @@ std::string World::checkDivergence(double max_penetration) const {
     add(state_.linear_velocity[b].allFinite(), "velocity");
     add(state_.angular_velocity[b].allFinite(), "angular velocity");
     if (!quantities.empty()) {
-      why << "body '" << model_.bodies[b].name << "' has a non-finite " << quantities;
+      why << "body '" << model_->bodies[b].name << "' has a non-finite " << quantities;
       return why.str();
     }
     const double speed = state_.linear_velocity[b].norm();
     if (speed > settings_.max_speed) {
-      why << "body '" << model_.bodies[b].name << "' moves at " << speed << " m/s (limit "
+      why << "body '" << model_->bodies[b].name << "' moves at " << speed << " m/s (limit "
           << settings_.max_speed << " m/s)";
       return why.str();
     }
   }
-  for (size_t d = 0; d < model_.deformables.size(); ++d) {
-    const DeformableBody& body = model_.deformables[d];
+  for (size_t d = 0; d < model_->deformables.size(); ++d) {
+    const DeformableBody& body = model_->deformables[d];
     for (int k = body.first_piece; k < body.first_piece + body.numPieces(); ++k) {
       const bool x = state_.fem_x[k].allFinite(), v = state_.fem_v[k].allFinite();
       if (!x || !v) {
@@ -246,10 +261,10 @@ std::string World::checkDivergence(double max_penetration) const {
     }
   }
   if (max_penetration > penetration_limit_) {
-    const auto body = [this](int b) { return "'" + model_.bodies[b].name + "'"; };
+    const auto body = [this](int b) { return "'" + model_->bodies[b].name + "'"; };
     why << "penetration " << max_penetration << " m";
     if (deepest_.deformable >= 0 && deepest_.body_b >= 0)
-      why << " between deformable '" << model_.deformables[deepest_.deformable].name
+      why << " between deformable '" << model_->deformables[deepest_.deformable].name
           << "' and body " << body(deepest_.body_b);
     else if (deepest_.body_a >= 0 && deepest_.body_b >= 0)
       why << " between bodies " << body(deepest_.body_a) << " and " << body(deepest_.body_b);
@@ -263,15 +278,16 @@ std::string World::checkDivergence(double max_penetration) const {
 StepReport World::step() {
   if (diverged_) throw std::logic_error("World::step: the simulation has diverged");
   const auto t_step = Clock::now();
-  const double h = model_.dt;
+  const double h = model_->dt;
   const double t = state_.time;
   StepReport report;
 
-  forces_.reset(static_cast<int>(model_.bodies.size()));
-  if (controller_) controller_(model_, state_, forces_);
+  forces_.reset(static_cast<int>(model_->bodies.size()));
+  if (controller_) controller_(*model_, state_, forces_);
   for (int b = 0; b < state_.numBodies(); ++b)
-    if (model_.bodies[b].kind == BodyKind::Kinematic) {
-      kinematicTwist(model_.bodies[b], t, h, state_.linear_velocity[b], state_.angular_velocity[b]);
+    if (model_->bodies[b].kind == BodyKind::Kinematic) {
+      kinematicTwist(model_->bodies[b], t, h, state_.linear_velocity[b],
+                     state_.angular_velocity[b]);
       state_.midpoint_linear_velocity[b] = state_.linear_velocity[b];
       state_.midpoint_angular_velocity[b] = state_.angular_velocity[b];
     }
@@ -279,10 +295,10 @@ StepReport World::step() {
   // 1. collide
   buildCollisionObjects(h);
   const PairFilter filter = [this](int a, int b) {
-    const BodyShape& sa = model_.shapes[a];
-    const BodyShape& sb = model_.shapes[b];
+    const BodyShape& sa = model_->shapes[a];
+    const BodyShape& sb = model_->shapes[b];
     if (sa.body == sb.body) return false;
-    if (!simulated(model_.bodies[sa.body].kind) && !simulated(model_.bodies[sb.body].kind))
+    if (!simulated(model_->bodies[sa.body].kind) && !simulated(model_->bodies[sb.body].kind))
       return false;
     if (!(sa.group & sb.mask) || !(sb.group & sa.mask)) return false;
     const std::pair<int, int> key(std::min(sa.body, sb.body), std::max(sa.body, sb.body));
@@ -293,20 +309,20 @@ StepReport World::step() {
   for (const ContactPoint& c : contacts_)
     if (-c.geometry.gap > report.max_penetration) {
       report.max_penetration = -c.geometry.gap;
-      deepest_ = {model_.shapes[c.object_a].body, model_.shapes[c.object_b].body, -1};
+      deepest_ = {model_->shapes[c.object_a].body, model_->shapes[c.object_b].body, -1};
     }
-  deformable_collider_->collide(model_, state_, objects_, h, deformable_contacts_);
+  deformable_collider_->collide(*model_, state_, objects_, h, deformable_contacts_);
   for (const DeformableShapeContact& c : deformable_contacts_)
     if (-c.geometry.gap > report.max_penetration) {
       report.max_penetration = -c.geometry.gap;
-      deepest_ = {-1, model_.shapes[c.shape].body, c.deformable};
+      deepest_ = {-1, model_->shapes[c.shape].body, c.deformable};
     }
 
   // 2. assemble, with the warm start mapped by key
-  assembler_.assemble(model_, partition_, state_, forces_, contacts_, h, problem_,
+  assembler_.assemble(*model_, partition_, state_, forces_, contacts_, h, problem_,
                       &deformable_contacts_);
   // No solver can take a non-finite problem: the step diverges here, the state stays as it was.
-  if (std::string why = nonFiniteProblem(problem_, partition_, model_); !why.empty()) {
+  if (std::string why = nonFiniteProblem(problem_, partition_, *model_); !why.empty()) {
     report.contacts = problem_.numContacts();
     report.constraints = problem_.numConstraints();
     report.divergence = std::move(why);
@@ -341,30 +357,30 @@ StepReport World::step() {
 
   // 4. integrate
   for (int b = 0; b < state_.numBodies(); ++b) {
-    const Body& body = model_.bodies[b];
+    const Body& body = model_->bodies[b];
     if (body.kind == BodyKind::Kinematic) {
       state_.pose[b] = body.trajectory.pose(t + h);
     } else if (body.kind == BodyKind::Dynamic) {
       const int s = partition_.subsystem_of_body[b];
       const int o = problem_.subsystems[s].dof_offset + partition_.offset_in_subsystem[b];
       const Vec3 v_hat = solution_.vhat.segment<3>(o), w_hat = solution_.vhat.segment<3>(o + 3);
-      integrateRigidBody(body, v_hat, w_hat, h, model_.theta, state_.pose[b],
+      integrateRigidBody(body, v_hat, w_hat, h, model_->theta, state_.pose[b],
                          state_.linear_velocity[b], state_.angular_velocity[b]);
       state_.midpoint_linear_velocity[b] = v_hat;
       state_.midpoint_angular_velocity[b] = w_hat;
     }
   }
-  const double g = thetaFactor(model_.theta);
-  for (size_t r = 0; r < model_.robots.size(); ++r) {
-    const Robot& robot = model_.robots[r];
+  const double g = thetaFactor(model_->theta);
+  for (size_t r = 0; r < model_->robots.size(); ++r) {
+    const Robot& robot = model_->robots[r];
     const Subsystem& sub = problem_.subsystems[partition_.robot_subsystem[r]];
     robot_vhat_ = solution_.vhat.segment(sub.dof_offset, sub.dof);
     VecX& v = state_.robot_v[r];
-    v = g * (robot_vhat_ - model_.theta * v);
+    v = g * (robot_vhat_ - model_->theta * v);
     integrateConfiguration(robot.articulation, state_.robot_q[r], robot_vhat_, h, robot_q_next_);
     state_.robot_q[r] = robot_q_next_;
-    robot_kinematics_.update(model_, static_cast<int>(r), state_.robot_q[r]);
-    setRobotBodies(model_, static_cast<int>(r), robot_kinematics_, v, robot_vhat_, robot_jacobian_,
+    robot_kinematics_.update(*model_, static_cast<int>(r), state_.robot_q[r]);
+    setRobotBodies(*model_, static_cast<int>(r), robot_kinematics_, v, robot_vhat_, robot_jacobian_,
                    state_);
   }
   for (size_t k = 0; k < state_.fem_x.size(); ++k) {
@@ -372,15 +388,16 @@ StepReport World::step() {
     const Subsystem& sub = problem_.subsystems[partition_.piece_subsystem[k]];
     const auto vhat = solution_.vhat.segment(sub.dof_offset, sub.dof);
     state_.fem_x[k] += h * vhat;
-    state_.fem_v[k] = g * (vhat - model_.theta * state_.fem_v[k]);
+    state_.fem_v[k] = g * (vhat - model_->theta * state_.fem_v[k]);
   }
   state_.time = t + h;
 
-  previous_keys_.clear();
+  WarmStart& next = state_.warm_start;
+  next.keys.clear();
   for (const Constraint& c : problem_.constraints)
-    if (c.key != 0) previous_keys_.emplace_back(c.key, c.row_offset);
-  std::sort(previous_keys_.begin(), previous_keys_.end());
-  previous_lambda_ = solution_.lambda;
+    if (c.key != 0) next.keys.emplace_back(c.key, c.row_offset);
+  std::sort(next.keys.begin(), next.keys.end());
+  next.lambda = solution_.lambda;
 
   report.contacts = problem_.numContacts();
   report.constraints = problem_.numConstraints();
@@ -394,15 +411,15 @@ StepReport World::step() {
 double World::kineticEnergy() const {
   double energy = 0.0;
   for (int b = 0; b < state_.numBodies(); ++b) {
-    const Body& body = model_.bodies[b];
+    const Body& body = model_->bodies[b];
     if (!simulated(body.kind)) continue;
     const Mat3 R = state_.pose[b].orientation.toRotationMatrix();
     const Vec3& w = state_.angular_velocity[b];
     energy += 0.5 * body.mass * state_.linear_velocity[b].squaredNorm() +
               0.5 * w.dot(R * body.inertia * R.transpose() * w);
   }
-  for (size_t d = 0; d < model_.deformables.size(); ++d) {
-    const DeformableBody& body = model_.deformables[d];
+  for (size_t d = 0; d < model_->deformables.size(); ++d) {
+    const DeformableBody& body = model_->deformables[d];
     for (int k = 0; k < body.numPieces(); ++k)
       energy +=
           0.5 * body.piece[k].fem.lumpedMass().dot(state_.fem_v[body.first_piece + k].cwiseAbs2());

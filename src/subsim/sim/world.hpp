@@ -4,7 +4,9 @@
 //   2. assemble   assembly/   Model + State + contacts -> StepProblem
 //   3. solve      solvers/    StepProblem -> StepSolution (vhat, lambda)
 //   4. integrate  model/      vhat -> new State
-// The Model is fixed for the World's life; the State can be read and written between steps; a
+// The Model is fixed for the World's life and may be shared (const) by any number of Worlds, e.g.
+// for batched rollouts; the State, which carries the solver's warm start too, can be read and
+// written between steps (restoring a saved State reproduces the original run bit for bit); a
 // controller fills external forces at the start of every step.
 //
 // Example:
@@ -60,10 +62,17 @@ class World {
  public:
   /// Validates the model (std::invalid_argument on a bad one) and sets the initial state.
   explicit World(Model model, WorldSettings settings = WorldSettings());
+  /// The same on a model shared with other Worlds (not copied; null: std::invalid_argument).
+  explicit World(std::shared_ptr<const Model> model, WorldSettings settings = WorldSettings());
 
-  const Model& model() const { return model_; }
+  const Model& model() const { return *model_; }
+  /// The model, for another World to share.
+  const std::shared_ptr<const Model>& sharedModel() const { return model_; }
+  /// The state, warm start included: what setState takes to continue exactly from here.
   const State& state() const { return state_; }
-  /// Replaces the state (same number of bodies; std::invalid_argument otherwise).
+  /// Replaces the state (same number of bodies; std::invalid_argument otherwise), warm start
+  /// included: stepping from a state this World (or another of the same Model) reported gives the
+  /// same bits as the run that reported it.
   void setState(const State& state);
   void setController(Controller controller) { controller_ = std::move(controller); }
   void setSolver(const std::string& name);  // std::invalid_argument for an unknown name
@@ -103,7 +112,7 @@ class World {
   void warmStart();
   std::string checkDivergence(double max_penetration) const;
 
-  Model model_;
+  std::shared_ptr<const Model> model_;
   WorldSettings settings_;
   Partition partition_;
   State state_;
@@ -134,8 +143,6 @@ class World {
     int deformable = -1;
   };
   DeepestContact deepest_;
-  std::vector<std::pair<std::uint64_t, int>> previous_keys_;  // sorted (key, row offset)
-  VecX previous_lambda_;
   bool diverged_ = false;
 };
 

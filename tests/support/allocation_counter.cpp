@@ -1,10 +1,11 @@
-// Counting global allocator for the solver tests: every operator new in test_solvers is counted,
-// so a test can assert that a solver's iteration loop allocates nothing.
+// Counting global allocator for the no-allocation tests (allocation_count.hpp): every operator new
+// in a test binary that links this file is counted, so a test can assert that a solver's iteration
+// loop, or a whole World::step, allocates nothing.
 #include <atomic>
 #include <cstdlib>
 #include <new>
 
-#include "solvers/no_allocation.hpp"
+#include "support/allocation_count.hpp"
 
 namespace {
 std::atomic<long> g_allocations{0};

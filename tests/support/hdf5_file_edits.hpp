@@ -1,9 +1,10 @@
 #pragma once
 // Test-only helpers that corrupt a problem file (or a recording) in place, so that the tests and
 // fuzz targets can exercise every error path of readProblemFile and readRecording without HDF5's
-// headers (which only the library sees).  Each helper that changes the file seals it again
-// (io/file_seal.hpp), as subsim's writers do, so that the readers get past the seal to the checks
-// behind it.  Not for production use: errors throw std::runtime_error with HDF5's reason.
+// headers (which only the library and this helper library see).  Each helper that changes the
+// file seals it again (io/file_seal.hpp), as subsim's writers do, so that the readers get past the
+// seal to the checks behind it.  Part of subsim_testing (tests/support/), which the test and fuzz
+// builds link; not in the library.  Errors throw std::runtime_error with HDF5's reason.
 #include <cstddef>
 #include <string>
 #include <vector>
