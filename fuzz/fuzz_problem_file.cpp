@@ -17,7 +17,7 @@
 
 #include "fuzz_hdf5_edits.hpp"
 #include "fuzz_input.hpp"
-#include "subsim/problem/problem_file.hpp"
+#include "subsim/io/problem_file.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/world.hpp"
 #include "subsim/solvers/subadmm_solver.hpp"

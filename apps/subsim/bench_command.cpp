@@ -24,7 +24,7 @@
 #include "subsim/bench/scene_cell.hpp"
 #include "subsim/math/fnv1a_hash.hpp"
 #include "subsim/metrics/step_metrics.hpp"
-#include "subsim/problem/problem_file.hpp"
+#include "subsim/io/problem_file.hpp"
 #include "subsim/problem/problem_hash.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/world.hpp"
@@ -48,7 +48,7 @@ struct LoadedScene {
   std::string spec;
   std::shared_ptr<const Model> model;  // shared by every World of the scene
   int default_steps = 0;
-  // A problem file (`.h5`, problem/problem_file.hpp) in place of a scene: its problems and warm
+  // A problem file (`.h5`, io/problem_file.hpp) in place of a scene: its problems and warm
   // starts are the recorded run, no simulation is involved.
   bool from_file = false;
   RecordedRun recorded;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "cli_runner.hpp"
-#include "subsim/problem/problem_file.hpp"
+#include "subsim/io/problem_file.hpp"
 #include "subsim/solvers/solver.hpp"
 
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "subsim/io/file_seal.hpp"
-#include "subsim/problem/problem_file.hpp"
+#include "subsim/io/problem_file.hpp"
 
 namespace subsim {
 namespace {

@@ -1,5 +1,5 @@
 #pragma once
-// HDF5 plumbing shared by the library's HDF5 files (sim/recorder.cpp, problem/problem_file.cpp):
+// HDF5 plumbing shared by the library's HDF5 files (sim/recorder.cpp, io/problem_file.cpp):
 // an owning handle, HDF5's error text, attribute and dataset writers, and the checks every reader
 // makes before it reads.
 //

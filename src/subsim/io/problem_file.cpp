@@ -1,4 +1,4 @@
-#include "subsim/problem/problem_file.hpp"
+#include "subsim/io/problem_file.hpp"
 
 #include <cmath>
 #include <cstdint>

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "subsim/io/file_seal.hpp"
-#include "subsim/problem/problem_file.hpp"
+#include "subsim/io/problem_file.hpp"
 #include "subsim/problem/problem_hash.hpp"
 #include "support/hdf5_file_edits.hpp"
 #include "test_support.hpp"
