@@ -119,10 +119,8 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
   att_z_offset_[na] = zrows;
   for (int i = 0; i < ns; ++i) sub_begin_[i + 1] += sub_begin_[i];
   sub_attachments_.resize(na);
-  {
-    std::vector<int> fill(sub_begin_.begin(), sub_begin_.end() - 1);
-    for (int a = 0; a < na; ++a) sub_attachments_[fill[p.attachments[a].subsystem]++] = a;
-  }
+  attachment_fill_.assign(sub_begin_.begin(), sub_begin_.end() - 1);
+  for (int a = 0; a < na; ++a) sub_attachments_[attachment_fill_[p.attachments[a].subsystem]++] = a;
   beta_.resize(ns);
   inv_beta_.resize(ns);
   beta_initial_.resize(ns);

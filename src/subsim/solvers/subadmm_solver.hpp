@@ -95,6 +95,7 @@ class SubadmmSolver final : public Solver {
   // Adjacency: attachments of each subsystem (CSR) and the constraint of each attachment.
   std::vector<int> sub_begin_;
   std::vector<int> sub_attachments_;
+  std::vector<int> attachment_fill_;  // prepare()'s scratch: the next free slot per subsystem
   std::vector<int> att_constraint_;
   std::vector<int> att_z_offset_;  // start of each attachment's rows in z_, y_, dz_
   // Penalties and per-subsystem factorisations of A_i + beta_i J_i^T J_i.
