@@ -66,7 +66,8 @@ void addRobotBlock(const Model& model, int robot, const State& state, double h, 
   massMatrix(art, q, work.M);
   biasForces(art, q, v, model.gravity, work.bias);
   if (r.gravity_compensation) {
-    biasForces(art, q, VecX::Zero(art.nv()), model.gravity, work.gravity);
+    work.zero_v.setZero(art.nv());
+    biasForces(art, q, work.zero_v, model.gravity, work.gravity);
     work.bias -= work.gravity;
   }
   if (r.target.empty()) {
@@ -90,7 +91,8 @@ void addRobotBlock(const Model& model, int robot, const State& state, double h, 
   auto A = problem.A(subsystem);
   auto b = problem.bBlock(subsystem);
   A = g * work.M;
-  b = g * work.M * v - h * work.bias;
+  b.noalias() = g * work.M * v;  // into b: a product in a larger expression allocates its temporary
+  b -= h * work.bias;
   for (const ArticulationLink& link : art.links) {
     if (!scalarJoint(link)) continue;
     const int i = link.v_index;

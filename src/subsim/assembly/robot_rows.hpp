@@ -32,6 +32,7 @@ struct RobotAssembly {
   std::vector<int> tree_body;      // per link, its StepProblem::tree_bodies index (-1: welded)
   MatX M;
   VecX bias, gravity, q_target, v_target;
+  VecX zero_v;  // nv zeros (the gravity-compensation bias is the bias at rest)
 };
 
 /// Fills the robot's kinematics and Jacobians at the state's q.

@@ -411,7 +411,9 @@ std::string StepProblem::checkTreeStructure() const {
       return err.str();
     }
     const auto Ja = J(a);
-    if ((Ja - localJacobian(a) * treeBodyJacobian(a.body)).norm() > 1e-9 * (1.0 + Ja.norm())) {
+    // lazyProduct: coefficient-wise, so that checking a step (World asserts it) allocates nothing.
+    if ((Ja - localJacobian(a).lazyProduct(treeBodyJacobian(a.body))).norm() >
+        1e-9 * (1.0 + Ja.norm())) {
       err << "attachment " << k << ": J differs from its factor L J_b";
       return err.str();
     }

@@ -37,7 +37,8 @@ void PerBodyFactorization::prepare(const StepProblem& p, const std::vector<int>&
   gram_.assign(nb, Mat6::Zero());
   force_.assign(nb, Vec6::Zero());
   twist_.assign(nb, Vec6::Zero());
-  std::vector<char> carries(nb, 0);
+  std::vector<char>& carries = carries_;  // a member: a solve allocates nothing once warm
+  carries.assign(nb, 0);
   for (int i = 0; i < ns; ++i) {
     body_begin_[i] = static_cast<int>(bodies_.size());
     row_att_begin_[i] = static_cast<int>(row_atts_.size());

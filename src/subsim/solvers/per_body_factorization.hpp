@@ -64,6 +64,7 @@ class PerBodyFactorization {
   std::vector<int> body_begin_, bodies_;
   // Per tree body: the path deepest DOF -> root (CSR), G_b, and iteration vectors.
   std::vector<int> path_begin_, path_;
+  std::vector<char> carries_;  // per tree body: some attachment acts on it (prepare scratch)
   std::vector<Mat6> gram_;
   std::vector<Vec6> force_, twist_;
   // Per subsystem, its rows without a factor and their nonzero columns (CSR).
