@@ -71,6 +71,56 @@ TEST(StepMetrics, SlidingFrictionAtTheConeIsExact) {
   EXPECT_GT(evaluateStep(p, sol).contact_fb_residual, 1e-3);
 }
 
+// FCLib's natural-map error on hand-worked cases of one point mass (A = I) on a contact with
+// mu = 1/2 and b = (2, 0, -1) in (x, y, z): pushed along x, it must slide with lambda_n = 1 and
+// lambda_t = -1/2.  All values below are exact in binary.
+StepProblem pushedPointMass() {
+  StepProblem p;
+  p.dt = 0.01;
+  const int s = p.addSubsystem(3);
+  p.A(s).setIdentity();
+  p.bBlock(s) << 2.0, 0.0, -1.0;
+  p.addConstraint(ConstraintType::Contact, 3, 0.5, 1);
+  auto J = p.jacobianFor(s);
+  J(0, 2) = 1.0;  // n = z
+  J(1, 0) = 1.0;  // t1 = x
+  J(2, 1) = 1.0;  // t2 = y
+  return p;
+}
+
+TEST(StepMetrics, NaturalMapErrorIsZeroAtTheSlidingSolution) {
+  const StepProblem p = pushedPointMass();
+  StepSolution sol;
+  sol.lambda = Vec3(1.0, -0.5, 0.0);
+  sol.vhat = Vec3(1.5, 0.0, 0.0);  // b + J^T lambda
+  const StepMetrics m = evaluateStep(p, sol);
+  // u = (0, 1.5, 0), u~ = (0.75, 1.5, 0), r - u~ = (0.25, -2, 0), whose projection onto the cone
+  // is (1, -0.5, 0) = r.
+  EXPECT_EQ(m.contact_natural_map_error, 0.0);
+  EXPECT_NEAR(m.constraint_residual, 0.0, 1e-15);
+}
+
+TEST(StepMetrics, NaturalMapErrorOfAStickingGuessByHand) {
+  const StepProblem p = pushedPointMass();
+  StepSolution sol;
+  sol.lambda = Vec3(1.0, 0.0, 0.0);  // no friction: wrong, the mass slides at 2 m/s
+  sol.vhat = Vec3(2.0, 0.0, 0.0);
+  // u = (0, 2, 0), u~ = (1, 2, 0), r - u~ = (0, -2, 0) projects to (0.8, -0.4, 0): the natural map
+  // is (0.2, 0.4, 0), of norm sqrt(0.2); the scale is max(|q| = |(-1, 2, 0)|, |r| = 1, |u| = 2)
+  // = sqrt(5): error sqrt(0.2 / 5) = 0.2.
+  EXPECT_NEAR(evaluateStep(p, sol).contact_natural_map_error, 0.2, 1e-15);
+}
+
+TEST(StepMetrics, NaturalMapErrorIsZeroWithoutContacts) {
+  StepProblem p;
+  p.addSubsystem(1);
+  p.A(0)(0, 0) = 1.0;
+  StepSolution sol;
+  sol.vhat = VecX::Zero(1);
+  sol.lambda = VecX::Zero(0);
+  EXPECT_EQ(evaluateStep(p, sol).contact_natural_map_error, 0.0);
+}
+
 TEST(StepMetrics, BilateralResidualIsTheVelocityViolation) {
   StepProblem p;
   p.dt = 0.01;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "subsim/problem/cone_projection.hpp"
 #include "subsim/problem/constraint_operator.hpp"
 
 namespace subsim {
@@ -42,15 +43,18 @@ StepMetrics evaluateStep(const StepProblem& p, const StepSolution& sol) {
   m.constraints = p.numConstraints();
   m.contacts = p.numContacts();
   const VecX JTl = jacobianTransposeTimes(p, sol.lambda);
-  VecX v_star(p.numDof());
+  VecX v_star(p.numDof()), v_free(p.numDof());
   for (int i = 0; i < p.numSubsystems(); ++i) {
     const Subsystem& s = p.subsystems[i];
     const VecX rhs = p.bBlock(i) + JTl.segment(s.dof_offset, s.dof);
-    v_star.segment(s.dof_offset, s.dof) = p.A(i).llt().solve(rhs);
+    const Eigen::LLT<MatX> llt(p.A(i));
+    v_star.segment(s.dof_offset, s.dof) = llt.solve(rhs);
+    v_free.segment(s.dof_offset, s.dof) = llt.solve(p.bBlock(i));
     const VecX dyn = p.A(i) * sol.vhat.segment(s.dof_offset, s.dof) - rhs;
     m.dynamics_residual = std::max(m.dynamics_residual, dyn.norm());
   }
   double sum_al = 0.0, sum_fb = 0.0;
+  double natural_map = 0.0, norm_q = 0.0, norm_r = 0.0, norm_u = 0.0;  // squared sums
   double jv[6], jv_solver[6], s[6], t[6];
   for (const Constraint& c : p.constraints) {
     const double* l = sol.lambda.data() + c.row_offset;
@@ -69,6 +73,16 @@ StepMetrics evaluateStep(const StepProblem& p, const StepSolution& sol) {
       const Eigen::Vector2d proj =
           arg.norm() > radius ? Eigen::Vector2d(arg * (radius / arg.norm())) : arg;
       sum_fb += phi_n * phi_n + (lt - proj).squaredNorm();
+
+      const Vec3 r(l[0], l[1], l[2]);
+      const Vec3 u(jv[0] + e[0], jv[1] + e[1], jv[2] + e[2]);
+      const Vec3 u_tilde(u[0] + c.mu * std::hypot(u[1], u[2]), u[1], u[2]);
+      natural_map += (r - projectConeProx(r - u_tilde, c.mu)).squaredNorm();
+      double jq[6];
+      constraintVelocity(p, c, v_free, jq);
+      norm_q += Vec3(jq[0] + e[0], jq[1] + e[1], jq[2] + e[2]).squaredNorm();
+      norm_r += r.squaredNorm();
+      norm_u += u.squaredNorm();
     }
     if (c.type == ConstraintType::Bilateral) {
       constraintVelocity(p, c, sol.vhat, jv_solver);
@@ -78,6 +92,8 @@ StepMetrics evaluateStep(const StepProblem& p, const StepSolution& sol) {
   }
   if (m.constraints > 0) m.constraint_residual = std::sqrt(sum_al) / m.constraints;
   if (m.contacts > 0) m.contact_fb_residual = std::sqrt(sum_fb) / m.contacts;
+  const double scale = std::sqrt(std::max({norm_q, norm_r, norm_u}));
+  if (natural_map > 0.0) m.contact_natural_map_error = std::sqrt(natural_map) / scale;
   return m;
 }
 

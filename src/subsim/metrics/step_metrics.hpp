@@ -13,6 +13,12 @@
 //   phi_n = lambda_n + g_n - sqrt(lambda_n^2 + g_n^2)                        (normal FB)
 //   phi_t = lambda_t - Proj_{||.|| <= mu lambda_n}(lambda_t - g_t)           (friction natural map)
 //   sqrt(sum_contacts phi_n^2 + ||phi_t||^2) / (number of contacts).
+// contact_natural_map_error (the error FCLib and Siconos users report; De Saxce's bipotential
+//   form), with r = lambda and u = J vhat* + e per contact, u~ = u + [mu ||u_t||, 0, 0]:
+//   ||r - P_K(r - u~)|| / max(||q||, ||r||, ||u||) over all contacts stacked, K the Coulomb cone
+//   ||t|| <= mu n (Euclidean projection), q = J A^{-1} b + e the contact velocities at lambda = 0;
+//   0 without contacts.  Zero exactly at a Signorini-Coulomb solution (r in K, u~ in K*,
+//   r . u~ = 0).
 // dynamics_residual: max_i ||A_i vhat_i - b_i - sum_j J_ij^T lambda_j|| with the solver's vhat.
 // bilateral_residual: max over bilateral rows |J vhat + e| with the solver's vhat (m/s).
 #include "subsim/problem/step_problem.hpp"
@@ -24,6 +30,7 @@ struct StepMetrics {
   int contacts = 0;
   double constraint_residual = 0.0;
   double contact_fb_residual = 0.0;
+  double contact_natural_map_error = 0.0;
   double dynamics_residual = 0.0;
   double bilateral_residual = 0.0;
 };
