@@ -240,10 +240,7 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
   }
 
   // Initial penalty: beta0_scale times rule (23)'s Tr(A) / Tr(J^T J).
-  double trace_a = 0.0;
-  for (int i = 0; i < p.numSubsystems(); ++i) trace_a += p.A(i).trace();
-  const double trace_jtj = m > 0 ? system_.J().squaredNorm() : 0.0;
-  const double base = trace_jtj > 0.0 ? trace_a / trace_jtj : 1.0;
+  const double base = wholeSystemTraceRatio(p, system_.J());
   beta_ = options_.beta0_scale * base;
   const double beta_max = options_.beta_max_scale * base;
 

@@ -43,6 +43,7 @@
 // baselines allocates, which they are exempt from as ablation references.  Single-threaded.
 #include <vector>
 
+#include "subsim/solvers/penalty_rules.hpp"
 #include "subsim/solvers/solver.hpp"
 #include "subsim/solvers/sparse_newton_system.hpp"
 

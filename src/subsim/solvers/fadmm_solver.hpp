@@ -20,9 +20,10 @@
 // change K's values everywhere anyway; one scalar beta is what OSQP and Tasora's ADMM use (OSQP's
 // per-row rho only separates equality rows), and it is the point of comparison with SubADMM,
 // whose per-subsystem penalties are exactly what the subsystem split makes cheap.
-// Penalty: beta = Tr(A) / Tr(J^T J) (the ICRA rule (23) applied to the whole system) times
-// SolverSettings::beta_scale.  Adaptive (SolverSettings::adaptive_beta): OSQP's residual
-// balancing (Stellato et al. 2020, section 5.2) every 10 iterations, beta *= sqrt(r_p / r_d)
+// Penalty: beta = 20 Tr(A) / Tr(J^T J) (the ICRA rule (23) applied to the whole system,
+// solvers/penalty_rules.hpp) times SolverSettings::beta_scale.  Adaptive
+// (SolverSettings::adaptive_beta): OSQP's residual balancing (Stellato et al. 2020, section 5.2)
+// every 10 iterations, beta *= sqrt(r_p / r_d)
 // clamped to [0.1, 10] when r_p and r_d differ by more than 5x either way, with the normalised
 // residuals r_p = ||J vhat - z||_inf / max(||J vhat||_inf, ||z||_inf) and
 // r_d = ||A vhat - b - J^T lambda||_inf / max(||A vhat||_inf, ||J^T lambda||_inf, ||b||_inf);
@@ -50,6 +51,7 @@
 // numDof() * 8 bytes stays under EIGEN_STACK_ALLOCATION_LIMIT (128 KB, 16384 DOF), above which
 // Eigen's numeric factorisation takes its scratch from the heap.
 // Single-threaded (SolverSettings::threads is not used).
+#include "subsim/solvers/penalty_rules.hpp"
 #include "subsim/solvers/solver.hpp"
 #include "subsim/solvers/sparse_newton_system.hpp"
 

@@ -14,10 +14,6 @@
 
 namespace subsim {
 
-/// The factors that make beta_scale = 1 the measured default of each penalty rule.
-inline constexpr double kTracePenaltyFactor = 20.0;
-inline constexpr double kDelassusPenaltyFactor = 4.0;
-
 struct SolverSettings {
   int max_iterations = 60;
   /// Stop when the solver's own residual (SolveStats::residual_name) falls below this; 0 runs
@@ -32,7 +28,8 @@ struct SolverSettings {
   /// theta_p + theta_d; IcraTheta is the ICRA paper's (22) sum_i ||y_i^{l+1} - y_i^l||^2.
   enum class SubadmmResidual { PrimalDual, IcraTheta };
   SubadmmResidual subadmm_residual = SubadmmResidual::PrimalDual;
-  /// SubADMM: the initial penalty of each subsystem.  Delassus (the default):
+  /// SubADMM: the initial penalty of each subsystem (solvers/penalty_rules.hpp).  Delassus (the
+  /// default):
   ///   beta_i = kDelassusPenaltyFactor * rows_i / sum_r w_r,  w_r = (J_i A_i^-1 J_i^T)_rr,
   /// the inverse mass each row sees (a soft row with c' counts sqrt(w_r / c')), in the spirit of
   /// the journal's pseudo-density initialisation (body mass per contact point).  Trace: the ICRA

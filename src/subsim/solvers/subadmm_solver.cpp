@@ -23,9 +23,7 @@ namespace {
 // at the same accuracy (stir 30/60/90: AA 3.61/4.29/4.58, granular 3.64/4.31/4.69).  The
 // journal's rule (43), one common factor for every beta_i from the global residuals, measured
 // worse here (stir at 30 iterations exceeded the penetration limit at step 51).
-constexpr int kAdaptInterval = 5;
-constexpr double kGamma = 5.0;
-constexpr double kMaxFactor = 2.0;
+constexpr ResidualBalancing kBalancing{5, 5.0, 2.0};  // interval, gamma, max factor
 // Once both residuals are at round-off (relative to the subsystem's impulse scale ||b_i||) their
 // ratio is noise: adapting on it drove beta by 1e10 within 100 further iterations on a converged
 // quadruped touchdown and the iterates diverged (residual 4e-9 at iteration 41, 0.4 at 101).
@@ -214,8 +212,7 @@ void SubadmmSolver::initialPenalty(const StepProblem& p, const SolverSettings& s
                              .squaredNorm()
                        : p.J(p.attachments[a]).squaredNorm();
     }
-    beta_[i] = settings.beta_scale * kTracePenaltyFactor *
-               (trace_jtj > 0.0 ? p.A(i).trace() / trace_jtj : 1.0);
+    beta_[i] = settings.beta_scale * kTracePenaltyFactor * traceRatio(p.A(i).trace(), trace_jtj);
   } else {
     beta_[i] = settings.beta_scale * kDelassusPenaltyFactor * delassusPenalty(p, i);
   }
@@ -369,13 +366,7 @@ void SubadmmSolver::zStep(const StepProblem& p, int j, const double* vhat, doubl
 
 double SubadmmSolver::balancingFactor(double primal, double dual, double impulse_scale) {
   if (primal + dual <= kRoundOff * impulse_scale) return 1.0;
-  double factor = 1.0;
-  if (primal > kGamma * dual) {
-    factor = dual > 0.0 ? std::min(std::sqrt(primal / dual), kMaxFactor) : kMaxFactor;
-  } else if (dual > kGamma * primal) {
-    factor = primal > 0.0 ? std::max(std::sqrt(primal / dual), 1.0 / kMaxFactor) : 1.0 / kMaxFactor;
-  }
-  return factor;
+  return kBalancing.factor(primal, dual);
 }
 
 void SubadmmSolver::adaptPenalty(const StepProblem& p, int i) {
@@ -482,7 +473,7 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
     }
     for (int l = 0; l < run_iterations; ++l) {
       const bool last = l + 1 == max_it;
-      const bool adapt_now = adaptive && !last && (l + 1) % kAdaptInterval == 0;
+      const bool adapt_now = adaptive && kBalancing.due(l, max_it);
       // Residuals cost about a third of an iteration: only computed when something reads them.
       const bool measure = settings.tolerance > 0.0 || adapt_now || settings.record_history || last;
       if (settings.on_iteration) {

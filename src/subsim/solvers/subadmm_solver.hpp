@@ -47,6 +47,7 @@
 
 #include "subsim/solvers/anderson_acceleration.hpp"
 #include "subsim/solvers/compact_jacobian.hpp"
+#include "subsim/solvers/penalty_rules.hpp"
 #include "subsim/solvers/per_body_factorization.hpp"
 #include "subsim/solvers/solver.hpp"
 #include "subsim/solvers/sparse_subsystem_factorization.hpp"
