@@ -106,9 +106,10 @@ bool loadValidScene(const std::string& spec, LoadedScene& out) {
 }
 
 WorldSettings worldSettings(const std::string& solver, int iterations, int threads,
-                            double penetration_limit) {
+                            double penetration_limit, const SolverOptionValues& options = {}) {
   WorldSettings ws;
   ws.solver = solver;
+  ws.solver_options = options;
   ws.solver_settings.max_iterations = iterations;
   ws.solver_settings.tolerance = 0.0;  // equal work per cell: exactly the iteration count
   ws.solver_settings.threads = threads;
@@ -181,14 +182,14 @@ void progressDone() {
 }
 
 Cell runSceneCell(const LoadedScene& scene, int steps, double limit, const std::string& solver,
-                  int level, int threads) {
+                  int level, int threads, const SolverOptionValues& options) {
   Cell cell;
   cell.scene = scene.spec;
   cell.solver = solver;
   cell.level = level;
   cell.iterations = bench::iterationsAtLevel(solver, level);
   cell.steps = steps;
-  World world(scene.model, worldSettings(solver, cell.iterations, threads, limit));
+  World world(scene.model, worldSettings(solver, cell.iterations, threads, limit, options));
   Averages avg;
   for (int k = 1; k <= steps; ++k) {
     StepReport r;
@@ -285,7 +286,7 @@ void keepEvenlySpaced(RecordedRun& run, int count) {
 constexpr double kReplaySpeedLimit = 1000.0;
 
 Cell runProblemsCell(const std::string& scene, const RecordedRun& run, const std::string& solver,
-                     int level, int threads) {
+                     int level, int threads, const SolverOptionValues& options) {
   Cell cell;
   cell.scene = scene;
   cell.solver = solver;
@@ -297,7 +298,7 @@ Cell runProblemsCell(const std::string& scene, const RecordedRun& run, const std
   settings.tolerance = 0.0;
   settings.threads = threads;
   // One solver object for the whole cell, as a World keeps it across steps.
-  std::unique_ptr<Solver> s = makeSolver(solver);
+  std::unique_ptr<Solver> s = makeSolver(solver, options);
   Fnv1a64 hash;
   Averages avg;
   for (size_t k = 0; k < run.problems.size(); ++k) {
@@ -373,6 +374,7 @@ bool saveProblems(const BenchOptions& o, const LoadedScene& scene, const Recorde
 int runConvergence(const BenchOptions& o, const LoadedScene& scene,
                    const std::vector<std::string>& solvers) {
   const int iterations = singleIterationCount(o.iterations, "--convergence", 100, 100);
+  const std::map<std::string, SolverOptionValues> options = benchSolverOptions(o, solvers);
   const int run_steps = scene.from_file ? static_cast<int>(scene.recorded.problems.size())
                                         : o.steps.value_or(scene.default_steps);
   const int step = o.step.value_or(std::max(1, run_steps / 2));
@@ -448,7 +450,7 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
     };
     std::vector<double> finished_ms(static_cast<size_t>(n));
     {
-      std::unique_ptr<Solver> s = makeSolver(name);
+      std::unique_ptr<Solver> s = makeSolver(name, options.at(name));
       StepSolution solution = warm_start;
       const Clock::time_point t0 = Clock::now();
       s->solve(problem, settings, solution);
@@ -470,7 +472,7 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
     {
       SolverSettings recorded = settings;
       recorded.record_history = true;
-      std::unique_ptr<Solver> s = makeSolver(name);
+      std::unique_ptr<Solver> s = makeSolver(name, options.at(name));
       StepSolution solution = warm_start;
       s->solve(problem, recorded, solution);
       history = solution.stats.residual_history;
@@ -484,7 +486,7 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
       progress(scene.spec + ": " + name + " " + std::to_string(k) + "/" + std::to_string(n));
       SolverSettings limited = settings;
       limited.max_iterations = k;
-      std::unique_ptr<Solver> s = makeSolver(name);
+      std::unique_ptr<Solver> s = makeSolver(name, options.at(name));
       StepSolution solution = warm_start;
       s->solve(problem, limited, solution);
       const double ms = stamped ? finished_ms[k - 1] : solution.stats.solve_ms;
@@ -535,6 +537,7 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
   if (o.convergence) return runConvergence(o, scenes.front(), solvers);
 
   const std::vector<int> levels = parseIterationList(o.iterations.value_or("30,60,90"));
+  const std::map<std::string, SolverOptionValues> options = benchSolverOptions(o, solvers);
   std::ofstream file;
   if (!o.output.empty() && !openOutput("--output", o.output, file)) return kExitBadInput;
 
@@ -546,6 +549,7 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
   report.reference_solver = o.reference_solver;
   report.reference_iterations = o.reference_iterations.value_or(kDefaultReferenceIterations);
   report.paper_table = paper_table;
+  report.solver_options = options;
   for (const LoadedScene& scene : scenes) {
     SceneInfo info;
     info.spec = scene.spec;
@@ -604,9 +608,10 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
       for (int level : levels) {
         progress(scene.spec + ": " + solver + " at " +
                  std::to_string(bench::iterationsAtLevel(solver, level)) + " iterations");
-        Cell cell = o.problems ? runProblemsCell(scene.spec, recorded, solver, level, o.threads)
+        Cell cell = o.problems ? runProblemsCell(scene.spec, recorded, solver, level, o.threads,
+                                                 options.at(solver))
                                : runSceneCell(scene, info.steps, info.penetration_limit, solver,
-                                              level, o.threads);
+                                              level, o.threads, options.at(solver));
         if (o.problems) {
           if (info.input_hash.empty()) info.input_hash = cell.input_hash;
           if (cell.input_hash != info.input_hash) info.input_hashes_agree = false;

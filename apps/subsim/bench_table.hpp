@@ -3,11 +3,13 @@
 // CSV and JSON with one row per cell).  Kept apart from the runs so the shape of the output can be
 // read (and changed) in one place.
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "subsim/problem/step_problem.hpp"
+#include "subsim/solvers/solver_options.hpp"
 
 namespace subsim::cli::bench {
 
@@ -60,6 +62,8 @@ struct Report {
   int reference_iterations = 0;
   std::vector<SceneInfo> scenes;
   std::vector<Cell> cells;  // scene-major, then solver, then level
+  /// Per compared solver, the options --solver-option set (none: its defaults).
+  std::map<std::string, SolverOptionValues> solver_options;
 };
 
 /// Iterations a solver runs at a first-order level: a tenth (at least 1) for Newton-type solvers,

@@ -83,19 +83,15 @@ int runSimulation(const RunOptions& o) {
   if (o.steps) steps = *o.steps;
 
   WorldSettings ws;
-  ws.solver = o.solver;
+  if (o.solver) ws.solver = *o.solver;
+  const std::string& solver = ws.solver;
+  ws.solver_options = runSolverOptions(o, solver);  // checked by checkRunOptions
   if (o.iterations)
     ws.solver_settings.max_iterations = *o.iterations;
   else if (scene.default_iterations > 0)
     ws.solver_settings.max_iterations = scene.default_iterations;
   if (o.tolerance) ws.solver_settings.tolerance = *o.tolerance;
   ws.solver_settings.threads = o.threads;
-  if (o.beta_scale) ws.solver_settings.beta_scale = *o.beta_scale;
-  if (o.relaxation) ws.solver_settings.relaxation = *o.relaxation;
-  if (o.fixed_beta) ws.solver_settings.adaptive_beta = false;
-  if (o.anderson) ws.solver_settings.anderson_window = *o.anderson;
-  if (o.subadmm_factorization == "dense")
-    ws.solver_settings.subadmm_factorization = SolverSettings::SubadmmFactorization::Dense;
   std::unique_ptr<World> world;
   try {
     world = std::make_unique<World>(std::move(model), ws);
@@ -109,7 +105,7 @@ int runSimulation(const RunOptions& o) {
     try {
       recorder = std::make_unique<Recorder>(
           o.record, world->model(),
-          RecordingInfo{o.scene, o.solver, world->model().dt, o.threads,
+          RecordingInfo{o.scene, solver, world->model().dt, o.threads,
                         ws.solver_settings.max_iterations, ws.solver_settings.tolerance});
     } catch (const std::exception& e) {
       std::cerr << "subsim: " << e.what() << "\n";
@@ -157,7 +153,10 @@ int runSimulation(const RunOptions& o) {
   nlohmann::json j;
   j["schema_version"] = 1;
   j["scene"] = o.scene;
-  j["solver"] = o.solver;
+  j["solver"] = solver;
+  // The options set on the command line.
+  j["solver_options"] = nlohmann::json::object();
+  for (const SolverOption& so : ws.solver_options) j["solver_options"][so.name] = so.value;
   j["threads"] = o.threads;
   j["iterations_cap"] = ws.solver_settings.max_iterations;
   j["iterations_mean"] = static_cast<double>(f.iterations_sum) / n;

@@ -96,7 +96,7 @@ World::World(Model model, WorldSettings settings)
   if (!settings_.partitioner) settings_.partitioner = makeOneBodyPerSubsystemPartitioner();
   partition_ = settings_.partitioner->partition(model_);
   state_ = State::initial(model_);
-  solver_ = makeSolver(settings_.solver);
+  solver_ = makeSolver(settings_.solver, settings_.solver_options);
   detector_ = makeSweepAndPruneDetector();
   deformable_collider_ = std::make_unique<DeformableCollider>(model_);
   for (const Joint& j : model_.joints)
@@ -153,9 +153,10 @@ void World::setState(const State& state) {
   previous_keys_.clear();
 }
 
-void World::setSolver(const std::string& name) {
-  solver_ = makeSolver(name);
+void World::setSolver(const std::string& name, const SolverOptionValues& options) {
+  solver_ = makeSolver(name, options);
   settings_.solver = name;
+  settings_.solver_options = options;
 }
 
 void World::buildCollisionObjects(double h) {

@@ -18,6 +18,20 @@ constexpr int kStallWindow = 500;
 constexpr double kStallProgress = 0.5;
 }  // namespace
 
+const OptionTable<FadmmOptions>& FadmmSolver::optionTable() {
+  using O = FadmmOptions;
+  static const OptionTable<O> table =
+      OptionTable<O>()
+          .flag("adaptive_beta", &O::adaptive_beta,
+                "adapt the penalty by OSQP's normalised residual balancing (every 10 iterations, "
+                "at most 10x per change)")
+          .number("beta_scale", &O::beta_scale, NumberRange::positive(), "-",
+                  "factor on the initial penalty 20 Tr(A) / Tr(J^T J) (1: the default)")
+          .number("relaxation", &O::relaxation, NumberRange::open(0.0, 2.0), "-",
+                  "ADMM over-relaxation alpha (1: plain ADMM; a stall falls back to 1)");
+  return table;
+}
+
 bool FadmmSolver::factorize(double beta) {
   system_.fillPenalty(beta);
   return system_.factorizeSymmetric();
@@ -40,7 +54,7 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   const Eigen::Map<const VecX> b(p.b.data(), n);
 
   // Penalty rule (23) on the whole system: beta = Tr(A) / Tr(J^T J), times beta_scale.
-  beta_ = settings.beta_scale * kTracePenaltyFactor * wholeSystemTraceRatio(p, J);
+  beta_ = options_.beta_scale * kTracePenaltyFactor * wholeSystemTraceRatio(p, J);
 
   // Warm start: lambda when it fits; z = J vhat_guess when the guess fits, else z = J A^{-1} b
   // (K with beta = 0 is A, on the same pattern).
@@ -60,7 +74,7 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   SolveStats& st = sol.stats;
   const int max_it = beginStats(st, "primal+dual (42), max-norm", settings);
   if (!factored) return finishUnfactored(p, sol, settings, t0);
-  double alpha = settings.relaxation;
+  double alpha = options_.relaxation;
   // Stall safeguard: the best residual so far and where it was reached.
   double best_residual = std::numeric_limits<double>::infinity();
   int best_at = 0;
@@ -71,7 +85,7 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   if (max_it == 0) v_ = sol.vhat;
   for (int l = 0; l < max_it; ++l) {
     const bool last = l + 1 == max_it;
-    const bool adapt_now = settings.adaptive_beta && kBalancing.due(l, max_it);
+    const bool adapt_now = options_.adaptive_beta && kBalancing.due(l, max_it);
     const bool measure = settings.tolerance > 0.0 || adapt_now || settings.record_history || last;
     if (settings.on_iteration) settings.on_iteration(l);
 

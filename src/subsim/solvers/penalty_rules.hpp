@@ -19,7 +19,7 @@
 namespace subsim {
 
 /// The factors that make beta_scale = 1 the measured default of each penalty rule
-/// (SolverSettings::subadmm_penalty_rule, SolverSettings::beta_scale).
+/// (SubadmmOptions::penalty_rule, FadmmOptions::beta_scale).
 inline constexpr double kTracePenaltyFactor = 20.0;
 inline constexpr double kDelassusPenaltyFactor = 4.0;
 
