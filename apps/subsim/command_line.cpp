@@ -92,7 +92,7 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
   CommandLine line;
   app.add_subcommand("solvers",
                      "list the solvers: kind, formulation, what each is and its options "
-                     "(--solver-option NAME=VALUE)")
+                     "(--solver-option NAME=VALUE, a scene's solver.options)")
       ->add_option("name", line.solver, "list only this solver");
 
   CLI::App* seal_cmd = app.add_subcommand(
@@ -108,7 +108,8 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
                    "scene file (.yaml) or built-in scene with parameters, e.g. "
                    "granular:spheres=1000,mu=0.3")
       ->required();
-  run_cmd->add_option("--solver", run.solver, "solver name (default: subadmm)");
+  run_cmd->add_option("--solver", run.solver,
+                      "solver name (default: the scene file's solver.name, else subadmm)");
   run_cmd
       ->add_option("--iterations", run.iterations,
                    "iteration cap (default: the scene's, e.g. 300 for beam, else 60)")
@@ -128,7 +129,7 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
   run_cmd
       ->add_option("--solver-option", run.solver_options,
                    "set an option of the solver, NAME=VALUE (repeatable; subsim solvers NAME "
-                   "lists them)")
+                   "lists them), overriding the scene file's")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);

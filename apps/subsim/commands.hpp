@@ -12,7 +12,7 @@ constexpr int kExitDiverged = 3;
 
 struct RunOptions {
   std::string scene = "granular";
-  std::optional<std::string> solver;  // default: WorldSettings's, subadmm
+  std::optional<std::string> solver;  // default: the scene file's solver, else subadmm
   std::optional<int> iterations;
   std::optional<double> tolerance;
   std::optional<int> steps;

@@ -185,7 +185,10 @@ void checkRunOptions(const RunOptions& o) {
   } catch (const std::exception& e) {
     throw OptionError(e.what());
   }
-  runSolverOptions(o, o.solver.value_or(WorldSettings().solver));
+  // The solver is known now unless a scene file may name it (then runSimulation checks the
+  // options once the file is read).
+  if (o.solver || !looksLikeFile(o.scene))
+    runSolverOptions(o, o.solver.value_or(WorldSettings().solver));
 }
 
 std::vector<SolverOptionArg> parseSolverOptionArgs(const std::vector<std::string>& texts) {

@@ -59,7 +59,8 @@ int runSolvers(const std::optional<std::string>& name) {
   for (const SolverEntry& e : solverRegistry())
     if (!name || e.name == *name) listSolver(e);
   if (!name)
-    std::cout << "\nSet an option with --solver-option NAME=VALUE (subsim run, subsim bench).\n";
+    std::cout << "\nSet an option with --solver-option NAME=VALUE (subsim run, subsim bench) or "
+                 "in a scene file's solver: {name: NAME, options: {...}}.\n";
   return kExitOk;
 }
 

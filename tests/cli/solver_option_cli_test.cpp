@@ -1,7 +1,8 @@
-// Solver options on the command line (--solver-option, its aliases, `subsim solvers NAME`), end to
-// end through the `subsim` binary.
+// Solver options on the command line (--solver-option, its aliases, `subsim solvers NAME`) and
+// from a scene file's solver section, end to end through the `subsim` binary.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -17,6 +18,18 @@ nlohmann::json runJson(const std::string& args) {
   const Result r = run(args + " --json");
   EXPECT_EQ(r.exit_code, 0) << args << ": " << r.err;
   return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
+}
+
+/// A scene file with `section` at its top, in the test's temporary directory.
+std::string writeScene(const std::string& name, const std::string& section) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << section << R"(
+dt: 0.01
+bodies:
+  - {name: ground, type: static, shapes: [{type: plane}]}
+  - {name: ball, mass: 1, position: [0, 0, 0.1], shapes: [{type: sphere, radius: 0.1}]}
+)";
+  return path;
 }
 
 TEST(CliSolverOptions, AnOptionChangesTheRunAndTheAliasIsTheSameOption) {
@@ -96,6 +109,49 @@ TEST(CliSolverOptions, BadOptionsAreBadInputWithAMessage) {
     EXPECT_TRUE(contains(r.err, c.message)) << c.args << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << c.args << ": " << r.out;
   }
+}
+
+TEST(CliSolverOptions, SceneFileSolverSectionWithCommandLineOverrides) {
+  const std::string file =
+      writeScene("cli_solver_section.yaml",
+                 "solver: {name: fadmm, iterations: 17, tolerance: 0, options: {relaxation: 1.2}}");
+  const nlohmann::json scene = runJson("run " + file + " --steps 3");
+  EXPECT_EQ(scene["solver"], "fadmm");
+  EXPECT_EQ(scene["iterations_cap"], 17);
+  EXPECT_EQ(scene["tolerance"], 0.0);
+  EXPECT_EQ(scene["solver_options"], nlohmann::json({{"relaxation", "1.2"}}));
+  const nlohmann::json over = runJson("run " + file +
+                                      " --steps 3 --iterations 5 --tolerance 1e-3 "
+                                      "--solver-option relaxation=1.1 --fixed-beta");
+  EXPECT_EQ(over["solver"], "fadmm");
+  EXPECT_EQ(over["iterations_cap"], 5);
+  EXPECT_EQ(over["tolerance"], 1e-3);
+  EXPECT_EQ(over["solver_options"],
+            nlohmann::json({{"relaxation", "1.1"}, {"adaptive_beta", "false"}}));
+  // Another solver on the command line runs without the scene's solver's options.
+  const Result other = run("run " + file + " --steps 3 --solver pgs --json");
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_TRUE(contains(other.err,
+                       "subsim: note: the scene's solver options are fadmm's; "
+                       "--solver pgs runs without them"))
+      << other.err;
+  const nlohmann::json j = nlohmann::json::parse(other.out);
+  EXPECT_EQ(j["solver"], "pgs");
+  EXPECT_EQ(j["iterations_cap"], 17);
+  // The command-line options are checked against the scene's solver once the file is read.
+  const Result bad = run("run " + file + " --steps 3 --solver-option omega=0.5");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.err,
+                       "subsim: --solver-option: solver 'fadmm' has no option 'omega' "
+                       "(its options: adaptive_beta, beta_scale, relaxation)"))
+      << bad.err;
+  // A bad section is a scene error naming the file.
+  const std::string broken =
+      writeScene("cli_solver_section_bad.yaml", "solver: {name: fadmm, options: {rho: 1}}");
+  const Result r = run("run " + broken + " --steps 3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, broken + ": solver.options.rho: unknown option of solver 'fadmm'"))
+      << r.err;
 }
 
 TEST(CliSolverOptions, BenchAppliesAPlainNameToEverySolverThatHasIt) {
