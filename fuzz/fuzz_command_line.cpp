@@ -47,8 +47,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case CommandLine::Command::Bench:
         checkBenchOptions(parsed.command_line->bench);
         break;
-      case CommandLine::Command::Scenarios:
       case CommandLine::Command::Solvers:
+        checkSolversCommand(parsed.command_line->solver);
+        break;
+      case CommandLine::Command::Scenarios:
       case CommandLine::Command::Seal:
         break;
     }

@@ -22,9 +22,9 @@
 #include "subsim/bench/problems_cell.hpp"
 #include "subsim/bench/recorded_run.hpp"
 #include "subsim/bench/scene_cell.hpp"
+#include "subsim/io/problem_file.hpp"
 #include "subsim/math/fnv1a_hash.hpp"
 #include "subsim/metrics/step_metrics.hpp"
-#include "subsim/io/problem_file.hpp"
 #include "subsim/problem/problem_hash.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/world.hpp"
@@ -139,6 +139,7 @@ bool saveProblems(const BenchOptions& o, const LoadedScene& scene, const Recorde
 int runConvergence(const BenchOptions& o, const LoadedScene& scene,
                    const std::vector<std::string>& solvers) {
   const int iterations = singleIterationCount(o.iterations, "--convergence", 100, 100);
+  const std::map<std::string, SolverOptionValues> options = benchSolverOptions(o, solvers);
   const int run_steps = scene.from_file ? static_cast<int>(scene.recorded.problems.size())
                                         : o.steps.value_or(scene.default_steps);
   const int step = o.step.value_or(std::max(1, run_steps / 2));
@@ -195,6 +196,7 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
   settings.iterations = iterations;
   settings.newton_iterations = o.newton_iterations;
   settings.threads = o.threads;
+  settings.options = options;
   const ::subsim::bench::ConvergenceStudy study = ::subsim::bench::runConvergenceStudy(
       problem, warm_start, solvers, settings, scene.spec, progress);
   const std::vector<::subsim::bench::ConvergenceRow>& rows = study.rows;
@@ -243,6 +245,7 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
   if (o.convergence) return runConvergence(o, scenes.front(), solvers);
 
   const std::vector<int> levels = parseIterationList(o.iterations.value_or("30,60,90"));
+  const std::map<std::string, SolverOptionValues> options = benchSolverOptions(o, solvers);
   std::ofstream file;
   if (!o.output.empty() && !openOutput("--output", o.output, file)) return kExitBadInput;
 
@@ -254,6 +257,7 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
   report.reference_solver = o.reference_solver;
   report.reference_iterations = o.reference_iterations.value_or(kDefaultReferenceIterations);
   report.paper_table = paper_table;
+  report.solver_options = options;
   for (const LoadedScene& scene : scenes) {
     SceneInfo info;
     info.spec = scene.spec;
@@ -315,11 +319,12 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
       for (int level : levels) {
         progress(scene.spec + ": " + solver + " at " +
                  std::to_string(bench::iterationsAtLevel(solver, level)) + " iterations");
-        Cell cell =
-            o.problems
-                ? ::subsim::bench::runProblemsCell(scene.spec, recorded, solver, level, o.threads)
-                : ::subsim::bench::runSceneCell(scene.model, scene.spec, info.steps,
-                                                info.penetration_limit, solver, level, o.threads);
+        Cell cell = o.problems
+                        ? ::subsim::bench::runProblemsCell(scene.spec, recorded, solver, level,
+                                                           o.threads, options.at(solver))
+                        : ::subsim::bench::runSceneCell(scene.model, scene.spec, info.steps,
+                                                        info.penetration_limit, solver, level,
+                                                        o.threads, options.at(solver));
         if (o.problems) {
           if (info.input_hash.empty()) info.input_hash = cell.input_hash;
           if (cell.input_hash != info.input_hash) info.input_hashes_agree = false;

@@ -227,6 +227,22 @@ std::string csvField(const std::string& text) {
   return q + "\"";
 }
 
+namespace {
+
+/// "subadmm relaxation=1.2; fadmm relaxation=1.2", or empty when every solver has its defaults.
+std::string optionsText(const Report& r) {
+  std::string text;
+  for (const std::string& solver : r.solvers) {
+    const auto it = r.solver_options.find(solver);
+    if (it == r.solver_options.end() || it->second.empty()) continue;
+    text += (text.empty() ? "" : "; ") + solver;
+    for (const SolverOption& o : it->second) text += " " + o.name + "=" + o.value;
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string formatMarkdown(const Report& r) {
   if (r.paper_table) return formatPaperTable(r);
   std::ostringstream out;
@@ -241,6 +257,8 @@ std::string formatMarkdown(const Report& r) {
                             "the solve only, collision and assembly excluded)"))
       << ".  Threads: " << r.threads
       << ".  Tolerance 0: every solve runs exactly its iteration count.\n";
+  const std::string options = optionsText(r);
+  if (!options.empty()) out << "Solver options (others at their defaults): " << options << ".\n";
 
   const std::vector<std::string> newton = newtonSolvers(r);
   std::vector<int> newton_levels;
@@ -377,6 +395,10 @@ std::string formatJson(const Report& r) {
   j["tolerance"] = 0.0;
   j["levels"] = r.levels;
   j["solvers"] = r.solvers;
+  // Options set by --solver-option, per solver (values as given); every other option default.
+  j["solver_options"] = json::object();
+  for (const auto& [solver, options] : r.solver_options)
+    for (const SolverOption& o : options) j["solver_options"][solver][o.name] = o.value;
   j["newton_iterations"] =
       "Newton-type solvers run max(1, level / 10) iterations (the papers' tables)";
   if (r.problems_mode) {

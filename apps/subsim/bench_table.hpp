@@ -3,11 +3,14 @@
 // CSV and JSON with one row per cell).  Kept apart from the runs so the shape of the output can be
 // read (and changed) in one place.
 #include <array>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "subsim/bench/bench_cell.hpp"
 #include "subsim/problem/step_problem.hpp"
+#include "subsim/solvers/solver_options.hpp"
 
 namespace subsim::cli::bench {
 
@@ -45,6 +48,8 @@ struct Report {
   int reference_iterations = 0;
   std::vector<SceneInfo> scenes;
   std::vector<Cell> cells;  // scene-major, then solver, then level
+  /// Per compared solver, the options --solver-option set (none: its defaults).
+  std::map<std::string, SolverOptionValues> solver_options;
 };
 
 std::string formatMarkdown(const Report& report);

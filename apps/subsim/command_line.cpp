@@ -89,9 +89,12 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
   app.require_subcommand(1);
 
   app.add_subcommand("scenarios", "list the built-in scenes");
-  app.add_subcommand("solvers", "list the solvers: kind, formulation and what each is");
-
   CommandLine line;
+  app.add_subcommand("solvers",
+                     "list the solvers: kind, formulation, what each is and its options "
+                     "(--solver-option NAME=VALUE, a scene's solver.options)")
+      ->add_option("name", line.solver, "list only this solver");
+
   CLI::App* seal_cmd = app.add_subcommand(
       "seal",
       "write the checksum that subsim's readers verify onto HDF5 files you changed on purpose "
@@ -105,7 +108,8 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
                    "scene file (.yaml) or built-in scene with parameters, e.g. "
                    "granular:spheres=1000,mu=0.3")
       ->required();
-  run_cmd->add_option("--solver", run.solver, "solver name")->capture_default_str();
+  run_cmd->add_option("--solver", run.solver,
+                      "solver name (default: the scene file's solver.name, else subadmm)");
   run_cmd
       ->add_option("--iterations", run.iterations,
                    "iteration cap (default: the scene's, e.g. 300 for beam, else 60)")
@@ -123,27 +127,38 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
       ->check(wholeNumber(1, 1024))
       ->capture_default_str();
   run_cmd
+      ->add_option("--solver-option", run.solver_options,
+                   "set an option of the solver, NAME=VALUE (repeatable; subsim solvers NAME "
+                   "lists them), overriding the scene file's")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  run_cmd
       ->add_option("--beta-scale", run.beta_scale,
-                   "ADMM: factor on the initial penalty rule (default 1, the measured default)")
+                   "ADMM: factor on the initial penalty rule (default 1, the measured default; "
+                   "--solver-option beta_scale=X)")
       ->check(
           finiteNumber([](double v) { return v > 0.0; }, "a positive factor (e.g. 1)", "FACTOR"));
   run_cmd
       ->add_option("--relaxation", run.relaxation,
-                   "SubADMM: ADMM over-relaxation in (0, 2) (default 1.5; 1 = plain)")
+                   "ADMM over-relaxation in (0, 2) (default 1.5; 1 = plain; --solver-option "
+                   "relaxation=X)")
       ->check(finiteNumber([](double v) { return v >= 1e-6 && v <= 2.0 - 1e-6; },
                            "a number strictly between 0 and 2 (e.g. 1.5)", "FACTOR"));
   run_cmd
       ->add_option("--anderson", run.anderson,
-                   "SubADMM: Anderson acceleration window 1..8 (default 0: off; not in the papers)")
+                   "SubADMM: Anderson acceleration window 1..8 (default 0: off; not in the papers; "
+                   "--solver-option anderson_window=N)")
       ->check(wholeNumber(0, 8));
   run_cmd->add_flag("--fixed-beta", run.fixed_beta,
-                    "SubADMM: keep the penalty fixed (no residual balancing)");
+                    "ADMM: keep the penalty fixed (no residual balancing; --solver-option "
+                    "adaptive_beta=false)");
   run_cmd
       ->add_option("--subadmm-factorization", run.subadmm_factorization,
                    "SubADMM: robots' subsystem matrices in the per-body form (AL paper eq. 40, "
-                   "branch-sparse LTDL) or dense (Cholesky)")
-      ->check(oneOf({"per-body", "dense"}))
-      ->capture_default_str();
+                   "branch-sparse LTDL; the default) or dense (Cholesky; --solver-option "
+                   "factorization=dense)")
+      ->check(oneOf({"per-body", "dense"}));
   run_cmd->add_option("--record", run.record, "write poses, contacts and statistics to FILE.h5");
   run_cmd->add_flag("--json", run.json, "print one JSON object with the run's figures on stdout");
 
@@ -217,6 +232,13 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
                       "FADMM, NNewton (3/6/9) and SubADMM (30/60/90) on 50 recorded problems per "
                       "scene, with the paper's figures beside ours (--solvers narrows it; "
                       "--steps, --replay, --threads, --reference-iterations, --format, --output)");
+  bench_cmd
+      ->add_option("--solver-option", bench.solver_options,
+                   "NAME=VALUE: set an option of every compared solver that has it, or "
+                   "SOLVER.NAME=VALUE of one (repeatable; the reference run keeps its defaults)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
   bench_cmd->add_option("--save-problems", bench.save_problems,
                         "--problems: also write the recorded problems and warm starts to FILE.h5 "
                         "(a FILE.h5 given in place of a scene is solved instead of simulating)");

@@ -16,6 +16,7 @@ struct CommandLine {
   Command command = Command::Run;
   RunOptions run;
   BenchOptions bench;
+  std::optional<std::string> solver;    // `subsim solvers NAME`
   std::vector<std::string> seal_files;  // `subsim seal FILE...`
 };
 

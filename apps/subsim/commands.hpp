@@ -12,17 +12,20 @@ constexpr int kExitDiverged = 3;
 
 struct RunOptions {
   std::string scene = "granular";
-  std::string solver = "subadmm";
+  std::optional<std::string> solver;  // default: the scene file's solver, else subadmm
   std::optional<int> iterations;
   std::optional<double> tolerance;
   std::optional<int> steps;
   std::optional<double> dt;
   int threads = 1;
+  /// --solver-option NAME=VALUE (or SOLVER.NAME=VALUE), as typed, in order.
+  std::vector<std::string> solver_options;
+  // Aliases of solver options (--beta-scale X is --solver-option beta_scale=X).
   std::optional<double> beta_scale;
   std::optional<double> relaxation;
   bool fixed_beta = false;
   std::optional<int> anderson;
-  std::string subadmm_factorization = "per-body";  // per-body | dense
+  std::optional<std::string> subadmm_factorization;  // per-body | dense
   std::string record;
   bool json = false;
 };
@@ -49,10 +52,13 @@ struct BenchOptions {
   bool scaling = false;                  // SubADMM time against size (stir, cable), no scenes
   std::optional<int> replay;  // --problems: replay this many recorded problems, evenly spaced
   bool paper_table = false;   // the ICRA paper's Table I: its scenes, solvers and levels
+  /// --solver-option NAME=VALUE (every compared solver that has NAME) or SOLVER.NAME=VALUE.
+  std::vector<std::string> solver_options;
 };
 
 int runScenarios();
-int runSolvers();
+/// `subsim solvers [NAME]`: every solver (or the one named) with its options.
+int runSolvers(const std::optional<std::string>& name);
 int runSimulation(const RunOptions& options);
 int runBench(const BenchOptions& options);
 /// `subsim seal FILE...`: the checksum that subsim's HDF5 readers verify (io/file_seal.hpp).

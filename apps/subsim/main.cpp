@@ -1,6 +1,7 @@
-// subsim: the command line.  `subsim scenarios` and `subsim solvers` list the built-in scenes and
-// the solvers; `subsim run SCENE` simulates one; `subsim bench SCENE...` compares solvers;
-// `subsim seal FILE...` writes the checksum onto HDF5 files (see README.md).
+// subsim: the command line.  `subsim scenarios` and `subsim solvers [NAME]` list the built-in
+// scenes and the solvers with their options; `subsim run SCENE` simulates one;
+// `subsim bench SCENE...` compares solvers; `subsim seal FILE...` writes the checksum onto HDF5
+// files (see README.md).
 #include <iostream>
 
 #include "command_line.hpp"
@@ -17,7 +18,7 @@ int main(int argc, char** argv) {
       case CommandLine::Command::Scenarios:
         return runScenarios();
       case CommandLine::Command::Solvers:
-        return runSolvers();
+        return runSolvers(line.solver);
       case CommandLine::Command::Seal:
         return runSeal(line.seal_files);
       case CommandLine::Command::Bench:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <memory>
 #include <sstream>
 #include <system_error>
 
@@ -41,7 +42,7 @@ void checkScaling(const BenchOptions& o) {
     throw OptionError(
         "--scaling runs its own sweeps (stir spheres, cable segments): give no scenes");
   if (o.solvers || o.problems || o.convergence || o.step || o.newton_iterations ||
-      !o.save_problems.empty() || o.paper_table || o.replay)
+      !o.save_problems.empty() || o.paper_table || o.replay || !o.solver_options.empty())
     throw OptionError(
         "--scaling measures SubADMM alone: it takes --iterations, --steps, --threads, --output "
         "and --no-plot only");
@@ -52,7 +53,7 @@ void checkPaperTable(const BenchOptions& o) {
   if (!o.scenes.empty())
     throw OptionError("--paper-table runs the paper's scenes (stir, cable, beam): give no scenes");
   if (o.iterations || o.convergence || o.scaling || o.step || o.newton_iterations || o.no_plot ||
-      o.penetration_limit || !o.save_problems.empty())
+      o.penetration_limit || !o.save_problems.empty() || !o.solver_options.empty())
     throw OptionError(
         "--paper-table fixes the scenes, the levels 30/60/90 and the replay mode: it takes "
         "--solvers, --steps, --replay, --threads, --reference-solver, --reference-iterations, "
@@ -62,7 +63,7 @@ void checkPaperTable(const BenchOptions& o) {
 /// The scene table and the convergence study.
 void checkMatrix(const BenchOptions& o) {
   if (o.scenes.empty()) throw OptionError("bench: give one or more scenes (or --scaling)");
-  parseSolverList(o.solvers);
+  benchSolverOptions(o, parseSolverList(o.solvers));
   if (!isKnownSolver(o.reference_solver))
     throw OptionError("--reference-solver: unknown solver '" + o.reference_solver +
                       "' (known: " + knownSolvers() + ")");
@@ -175,14 +176,143 @@ BenchOptions paperTableOptions(const BenchOptions& o) {
 void checkRunOptions(const RunOptions& o) {
   // Before the scene, whose build can take long and would otherwise be named in the message
   // instead of the option.
-  if (!isKnownSolver(o.solver))
-    throw OptionError("--solver: unknown solver '" + o.solver + "' (known: " + knownSolvers() +
+  if (o.solver && !isKnownSolver(*o.solver))
+    throw OptionError("--solver: unknown solver '" + *o.solver + "' (known: " + knownSolvers() +
                       ")");
+  parseSolverOptionArgs(o.solver_options);
   try {
     checkSceneSpec(o.scene);
   } catch (const std::exception& e) {
     throw OptionError(e.what());
   }
+  // The solver is known now unless a scene file may name it (then runSimulation checks the
+  // options once the file is read).
+  if (o.solver || !looksLikeFile(o.scene))
+    runSolverOptions(o, o.solver.value_or(WorldSettings().solver));
+}
+
+std::vector<SolverOptionArg> parseSolverOptionArgs(const std::vector<std::string>& texts) {
+  std::vector<SolverOptionArg> out;
+  for (const std::string& text : texts) {
+    const std::string malformed =
+        "--solver-option: expected NAME=VALUE or SOLVER.NAME=VALUE (subsim solvers lists the "
+        "options), got '" +
+        text + "'";
+    const std::size_t eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) throw OptionError(malformed);
+    SolverOptionArg a;
+    a.given = text;
+    a.value = text.substr(eq + 1);
+    const std::string key = text.substr(0, eq);
+    const std::size_t dot = key.find('.');
+    if (dot == std::string::npos) {
+      a.name = key;
+    } else {
+      a.solver = key.substr(0, dot);
+      a.name = key.substr(dot + 1);
+      if (a.solver.empty() || a.name.empty()) throw OptionError(malformed);
+      if (!isKnownSolver(a.solver))
+        throw OptionError("--solver-option: unknown solver '" + a.solver + "' in '" + text +
+                          "' (known: " + knownSolvers() + ")");
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+namespace {
+
+std::string joinNames(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+/// Applies `a` to `solver` (named `name`), refusing an option already set by an earlier argument
+/// (`set`: option name -> the argument that set it).
+void applyOption(Solver& solver, const std::string& name, const SolverOptionArg& a,
+                 std::map<std::string, const SolverOptionArg*>& set, SolverOptionValues& out) {
+  if (const auto it = set.find(a.name); it != set.end())
+    throw OptionError(a.option + ": option '" + a.name + "' of " + name + " is given twice ('" +
+                      it->second->given + "', then '" + a.given + "')");
+  try {
+    solver.setOption(a.name, a.value);
+  } catch (const std::invalid_argument& e) {
+    throw OptionError(a.option + ": " + e.what());
+  }
+  set[a.name] = &a;
+  out.push_back({a.name, a.value});
+}
+
+}  // namespace
+
+SolverOptionValues runSolverOptions(const RunOptions& o, const std::string& solver) {
+  std::vector<SolverOptionArg> args;
+  const auto alias = [&args](const char* option, const char* name, std::string value) {
+    SolverOptionArg a;
+    a.name = name;
+    a.option = option;
+    a.given = std::string(option) + (value.empty() ? "" : " " + value);
+    a.value = value.empty() ? "false" : value;  // a flag: --fixed-beta
+    args.push_back(std::move(a));
+  };
+  if (o.beta_scale) alias("--beta-scale", "beta_scale", option_text::formatDouble(*o.beta_scale));
+  if (o.relaxation) alias("--relaxation", "relaxation", option_text::formatDouble(*o.relaxation));
+  if (o.fixed_beta) alias("--fixed-beta", "adaptive_beta", "");
+  if (o.anderson) alias("--anderson", "anderson_window", std::to_string(*o.anderson));
+  if (o.subadmm_factorization)
+    alias("--subadmm-factorization", "factorization", *o.subadmm_factorization);
+  for (SolverOptionArg& a : parseSolverOptionArgs(o.solver_options)) args.push_back(std::move(a));
+
+  const std::unique_ptr<Solver> s = makeSolver(solver);
+  std::map<std::string, const SolverOptionArg*> set;
+  SolverOptionValues out;
+  for (const SolverOptionArg& a : args) {
+    if (!a.solver.empty() && a.solver != solver)
+      throw OptionError(a.option + ": '" + a.given + "' is an option of " + a.solver +
+                        ", but the run's solver is " + solver);
+    applyOption(*s, solver, a, set, out);
+  }
+  return out;
+}
+
+std::map<std::string, SolverOptionValues> benchSolverOptions(
+    const BenchOptions& o, const std::vector<std::string>& solvers) {
+  std::map<std::string, SolverOptionValues> out;
+  std::map<std::string, std::unique_ptr<Solver>> made;
+  std::map<std::string, std::map<std::string, const SolverOptionArg*>> set;
+  for (const std::string& name : solvers) out[name];
+  const std::vector<SolverOptionArg> args = parseSolverOptionArgs(o.solver_options);
+  for (const SolverOptionArg& a : args) {
+    std::vector<std::string> targets;
+    if (!a.solver.empty()) {
+      if (std::find(solvers.begin(), solvers.end(), a.solver) == solvers.end())
+        throw OptionError("--solver-option: '" + a.given + "' is an option of " + a.solver +
+                          ", which this bench does not compare (solvers: " + joinNames(solvers) +
+                          ")");
+      targets.push_back(a.solver);
+    } else {
+      for (const std::string& name : solvers) {
+        const SolverEntry* e = findSolver(name);
+        for (const OptionInfo& info : e->options)
+          if (info.name == a.name) targets.push_back(name);
+      }
+      if (targets.empty())
+        throw OptionError("--solver-option: no compared solver has an option '" + a.name +
+                          "' (solvers: " + joinNames(solvers) + "; subsim solvers lists them)");
+    }
+    for (const std::string& name : targets) {
+      std::unique_ptr<Solver>& s = made[name];
+      if (!s) s = makeSolver(name);
+      applyOption(*s, name, a, set[name], out[name]);
+    }
+  }
+  return out;
+}
+
+void checkSolversCommand(const std::optional<std::string>& name) {
+  if (name && !isKnownSolver(*name))
+    throw OptionError("solvers: unknown solver '" + *name + "' (known: " + knownSolvers() + ")");
 }
 
 void checkBenchOptions(const BenchOptions& o) {

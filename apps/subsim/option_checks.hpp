@@ -3,12 +3,14 @@
 // run before the first (possibly long) scene build, and by the command-line fuzzer
 // (fuzz/fuzz_command_line.cpp).  Each failure throws OptionError with the message the user sees
 // after "subsim: " (docs/errors.md, "Command line").
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
+#include "subsim/solvers/solver_options.hpp"
 
 namespace subsim::cli {
 
@@ -34,6 +36,32 @@ bool isProblemFile(const std::string& spec);
 
 /// The options `--paper-table` stands for: Table I's scenes, solvers, levels and replay.
 BenchOptions paperTableOptions(const BenchOptions& options);
+
+/// One --solver-option as typed: SOLVER.NAME=VALUE, or NAME=VALUE for any solver that has NAME.
+struct SolverOptionArg {
+  std::string solver;  // empty: not named
+  std::string name;
+  std::string value;
+  std::string option = "--solver-option";  // or the alias that gave it, for messages
+  std::string given;                       // as typed ("relaxation=1.2", "--relaxation 1.2")
+};
+/// Splits the --solver-option texts; OptionError for a malformed one or an unknown SOLVER.
+std::vector<SolverOptionArg> parseSolverOptionArgs(const std::vector<std::string>& texts);
+
+/// The options the command line gives `subsim run`'s solver `solver`: the --solver-option values
+/// after the aliases (--beta-scale, --relaxation, --fixed-beta, --anderson,
+/// --subadmm-factorization), each checked against the solver.  OptionError for an option of
+/// another solver, one the solver does not have, a bad value, or one given twice.
+SolverOptionValues runSolverOptions(const RunOptions& options, const std::string& solver);
+
+/// `subsim bench`'s options per compared solver (every solver of `solvers` has an entry): a
+/// plain NAME=VALUE goes to every solver that lists NAME (OptionError when none does),
+/// SOLVER.NAME=VALUE to that solver, which must be compared.
+std::map<std::string, SolverOptionValues> benchSolverOptions(
+    const BenchOptions& options, const std::vector<std::string>& solvers);
+
+/// `subsim solvers NAME`: a known solver.
+void checkSolversCommand(const std::optional<std::string>& name);
 
 void checkRunOptions(const RunOptions& options);
 void checkBenchOptions(const BenchOptions& options);

@@ -71,8 +71,9 @@ double median(DoubleBuffer v) {
 int runSimulation(const RunOptions& o) {
   checkRunOptions(o);  // OptionError reaches main
   BuiltScene scene;
+  SceneSolver from_file;  // a scene file's `solver` section
   try {
-    scene = loadScene(o.scene);
+    scene = loadScene(o.scene, &from_file);
   } catch (const std::exception& e) {
     std::cerr << "subsim: " << e.what() << "\n";
     return kExitBadInput;
@@ -82,20 +83,31 @@ int runSimulation(const RunOptions& o) {
   if (o.dt) model.dt = *o.dt;
   if (o.steps) steps = *o.steps;
 
+  // The command line over the scene file's solver section over the defaults.
   WorldSettings ws;
-  ws.solver = o.solver;
+  if (o.solver)
+    ws.solver = *o.solver;
+  else if (!from_file.name.empty())
+    ws.solver = from_file.name;
+  const std::string& solver = ws.solver;
+  if (from_file.name == solver)
+    ws.solver_options = from_file.options;
+  else if (!from_file.options.empty())
+    std::cerr << "subsim: note: the scene's solver options are " << from_file.name
+              << "'s; --solver " << solver << " runs without them\n";
+  for (SolverOption& given : runSolverOptions(o, solver))  // OptionError reaches main
+    ws.solver_options.push_back(std::move(given));
   if (o.iterations)
     ws.solver_settings.max_iterations = *o.iterations;
+  else if (from_file.iterations)
+    ws.solver_settings.max_iterations = *from_file.iterations;
   else if (scene.default_iterations > 0)
     ws.solver_settings.max_iterations = scene.default_iterations;
-  if (o.tolerance) ws.solver_settings.tolerance = *o.tolerance;
+  if (o.tolerance)
+    ws.solver_settings.tolerance = *o.tolerance;
+  else if (from_file.tolerance)
+    ws.solver_settings.tolerance = *from_file.tolerance;
   ws.solver_settings.threads = o.threads;
-  if (o.beta_scale) ws.solver_settings.beta_scale = *o.beta_scale;
-  if (o.relaxation) ws.solver_settings.relaxation = *o.relaxation;
-  if (o.fixed_beta) ws.solver_settings.adaptive_beta = false;
-  if (o.anderson) ws.solver_settings.anderson_window = *o.anderson;
-  if (o.subadmm_factorization == "dense")
-    ws.solver_settings.subadmm_factorization = SolverSettings::SubadmmFactorization::Dense;
   std::unique_ptr<World> world;
   try {
     world = std::make_unique<World>(std::move(model), ws);
@@ -109,7 +121,7 @@ int runSimulation(const RunOptions& o) {
     try {
       recorder = std::make_unique<Recorder>(
           o.record, world->model(),
-          RecordingInfo{o.scene, o.solver, world->model().dt, o.threads,
+          RecordingInfo{o.scene, solver, world->model().dt, o.threads,
                         ws.solver_settings.max_iterations, ws.solver_settings.tolerance});
     } catch (const std::exception& e) {
       std::cerr << "subsim: " << e.what() << "\n";
@@ -157,7 +169,10 @@ int runSimulation(const RunOptions& o) {
   nlohmann::json j;
   j["schema_version"] = 1;
   j["scene"] = o.scene;
-  j["solver"] = o.solver;
+  j["solver"] = solver;
+  // The options set by the scene file and the command line, in effect (later ones win).
+  j["solver_options"] = nlohmann::json::object();
+  for (const SolverOption& so : ws.solver_options) j["solver_options"][so.name] = so.value;
   j["threads"] = o.threads;
   j["iterations_cap"] = ws.solver_settings.max_iterations;
   j["iterations_mean"] = static_cast<double>(f.iterations_sum) / n;

@@ -23,10 +23,11 @@ void checkSceneSpec(const std::string& scene) {
   if (!looksLikeFile(scene)) parseScenarioSpec(scene);
 }
 
-BuiltScene loadScene(const std::string& scene) {
+BuiltScene loadScene(const std::string& scene, SceneSolver* solver) {
   checkSceneSpec(scene);
   if (!looksLikeFile(scene)) return buildScenario(scene);
   SceneFile file = loadSceneFile(scene);
+  if (solver != nullptr) *solver = std::move(file.solver);
   BuiltScene loaded;
   loaded.model = std::move(file.model);
   loaded.default_steps = file.steps > 0 ? file.steps : 300;

@@ -2,6 +2,7 @@
 // The scene argument of `subsim run` and `subsim bench`: a scene file or a built-in scene.
 #include <string>
 
+#include "subsim/io/scene_solver_section.hpp"
 #include "subsim/scenarios/scenario.hpp"
 
 namespace subsim::cli {
@@ -15,7 +16,8 @@ bool looksLikeFile(const std::string& scene);
 void checkSceneSpec(const std::string& scene);
 
 /// Loads the scene file or builds the built-in scene `scene`, with its default step count (a
-/// file's `steps`, or 300 when it has none).  Bad input throws, with the loader's message.
-BuiltScene loadScene(const std::string& scene);
+/// file's `steps`, or 300 when it has none) and, into `solver` when given, a file's `solver`
+/// section (empty for a built-in scene).  Bad input throws, with the loader's message.
+BuiltScene loadScene(const std::string& scene, SceneSolver* solver = nullptr);
 
 }  // namespace subsim::cli

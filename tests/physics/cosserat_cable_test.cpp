@@ -8,6 +8,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "subsim/solvers/subadmm_solver.hpp"
 #include "test_support.hpp"
 
 namespace subsim {
@@ -294,7 +295,7 @@ FallResult dropPaperCable(double dt, int steps, int iterations, double beta_scal
   WorldSettings ws;
   ws.solver_settings.max_iterations = iterations;
   ws.solver_settings.tolerance = 0.0;
-  ws.solver_settings.beta_scale = beta_scale;
+  ws.solver_options = {{"beta_scale", option_text::formatDouble(beta_scale)}};
   ws.partitioner = makeGroupedPartitioner(4);
   World w(std::move(m), ws);
   const auto t0 = std::chrono::steady_clock::now();
@@ -325,7 +326,7 @@ TEST(CosseratCable, PaperCableIsStableWithSubadmmAt10ms) {
   // At the default settings and 30 iterations SubADMM is far from converged on this cable and
   // errs on the stiff, slow side (measured: the free end at -0.62 m instead of -1.23 m, junctions
   // open by 0.12 m in total instead of 0.19 m), but it stays bounded.
-  const FallResult coarse = dropPaperCable(0.01, 50, 30, SolverSettings().beta_scale);
+  const FallResult coarse = dropPaperCable(0.01, 50, 30, SubadmmOptions().beta_scale);
   EXPECT_LT(coarse.tip_z, -0.3);
   EXPECT_LT(coarse.worst_gap, 0.012);
   // With 90 iterations and a 10 times smaller penalty it follows the exact solve (measured: tip
@@ -367,7 +368,7 @@ TEST(CosseratCable, TautCableDoesNotSpinUpAt10ms) {
 }
 
 TEST(CosseratCable, PaperCableIsStableWithSubadmmAt240Hz) {
-  const FallResult coarse = dropPaperCable(1.0 / 240.0, 120, 30, SolverSettings().beta_scale);
+  const FallResult coarse = dropPaperCable(1.0 / 240.0, 120, 30, SubadmmOptions().beta_scale);
   EXPECT_LT(coarse.tip_z, -0.05);
   EXPECT_LT(coarse.worst_gap, 0.5 * 1.2 / 640);
 }

@@ -120,9 +120,9 @@ TEST(AndersonAcceleration, SubadmmReachesTheSameSolutionSoonerOnAFemChain) {
   const auto solve = [&](int iterations, int window, int threads) {
     SolverSettings t = s;
     t.max_iterations = iterations;
-    t.anderson_window = window;
     t.threads = threads;
     SubadmmSolver solver;
+    solver.options().anderson_window = window;
     StepSolution solution;
     solver.solve(p, t, solution);
     return solution;
@@ -137,8 +137,8 @@ TEST(AndersonAcceleration, SubadmmReachesTheSameSolutionSoonerOnAFemChain) {
   // here: duplicated interface nodes carry redundant rows).
   SolverSettings fixed = s;
   fixed.max_iterations = 4000;
-  fixed.adaptive_beta = false;
   SubadmmSolver reference_solver;
+  reference_solver.options().adaptive_beta = false;
   StepSolution reference;
   reference_solver.solve(p, fixed, reference);
   ASSERT_LT(evaluateStep(p, reference).constraint_residual, 1e-7);
@@ -151,9 +151,9 @@ TEST(AndersonAcceleration, SubadmmReachesTheSameSolutionSoonerOnAFemChain) {
   EXPECT_EQ(two_threads.vhat, accelerated.vhat);
 
   SubadmmSolver solver;
+  solver.options().anderson_window = 5;
   SolverSettings a = s;
   a.max_iterations = 30;
-  a.anderson_window = 5;
   test::expectIterationsDoNotAllocate(solver, p, a);
 }
 

@@ -96,9 +96,9 @@ TEST(Fadmm, FrictionlessPileConvergesFromAnyPenaltyAndRelaxation) {
   for (const double scale : {0.01, 1.0, 100.0})
     for (const double relaxation : {1.0, 1.5, 1.9}) {
       FadmmSolver fadmm;
+      fadmm.options().beta_scale = scale;
+      fadmm.options().relaxation = relaxation;
       SolverSettings s = tightSettings();
-      s.beta_scale = scale;
-      s.relaxation = relaxation;
       StepSolution f;
       fadmm.solve(p, s, f);
       EXPECT_TRUE(f.stats.converged()) << "beta_scale " << scale << " relaxation " << relaxation
@@ -113,12 +113,12 @@ TEST(Fadmm, AdaptivePenaltyReachesTheSameSolution) {
   const StepProblem& p = w.lastProblem();
   FadmmSolver fixed, adaptive;
   SolverSettings s = tightSettings();
-  s.adaptive_beta = false;
+  fixed.options().adaptive_beta = false;
   StepSolution a, b;
   fixed.solve(p, s, a);
   EXPECT_TRUE(a.stats.converged());
-  s.adaptive_beta = true;
-  s.beta_scale = 5.0;  // start far from the balanced penalty
+  adaptive.options().adaptive_beta = true;
+  adaptive.options().beta_scale = 5.0;  // start far from the balanced penalty
   adaptive.solve(p, s, b);
   EXPECT_TRUE(b.stats.converged());
   const MatX A = denseA(p), J = denseJacobian(p);
@@ -159,10 +159,11 @@ TEST(Fadmm, IterationLoopDoesNotAllocate) {
   FadmmSolver solver;
   SolverSettings s;
   s.max_iterations = 60;
-  s.adaptive_beta = true;
-  s.beta_scale = 5.0;  // far from balance: the penalty changes, K is refactored in the loop
+  solver.options().adaptive_beta = true;
+  solver.options().beta_scale = 5.0;  // far from balance: the penalty changes, K is refactored
   const MatX A = denseA(p), J = denseJacobian(p);
-  const double initial = s.beta_scale * kTracePenaltyFactor * A.trace() / J.squaredNorm();
+  const double initial =
+      solver.options().beta_scale * kTracePenaltyFactor * A.trace() / J.squaredNorm();
   test::expectIterationsDoNotAllocate(solver, p, s);
   EXPECT_NE(solver.beta(), initial) << "no refactorisation happened inside the loop";
 }

@@ -111,7 +111,7 @@ void expectPerBodyMatchesDense(const StepProblem& p, int iterations) {
   SubadmmSolver per_body, dense;
   StepSolution a, b;
   per_body.solve(p, s, a);
-  s.subadmm_factorization = SolverSettings::SubadmmFactorization::Dense;
+  dense.options().factorization = SubadmmOptions::Factorization::Dense;
   dense.solve(p, s, b);
   EXPECT_LT((a.vhat - b.vhat).norm(), 1e-8 * (1.0 + b.vhat.norm()));
   EXPECT_LT((a.lambda - b.lambda).norm(), 1e-8 * (1.0 + b.lambda.norm()));
@@ -152,7 +152,7 @@ TEST(PerBodySubadmm, IterationLoopDoesNotAllocate) {
   SubadmmSolver solver;
   SolverSettings s;
   s.max_iterations = 30;
-  s.adaptive_beta = true;  // refactors inside the loop
+  solver.options().adaptive_beta = true;  // refactors inside the loop
   s.threads = 2;
   test::expectIterationsDoNotAllocate(solver, w.lastProblem(), s);
 }

@@ -212,7 +212,7 @@ TEST(Pj, ConvergesOnRestingBox) {
   ASSERT_EQ(p.numContacts(), 4);
   const StepSolution ref = subadmmReference(p);
   ProjectedJacobiSolver pj;
-  EXPECT_DOUBLE_EQ(pj.omega, 0.3);
+  EXPECT_DOUBLE_EQ(pj.options().omega, 0.3);
   const StepSolution sol = solveWith(pj, p, 200000, 1e-12);
   EXPECT_TRUE(sol.stats.converged()) << "PJ residual " << sol.stats.residual;
   EXPECT_LT((sol.vhat - ref.vhat).cwiseAbs().maxCoeff(), 1e-5);

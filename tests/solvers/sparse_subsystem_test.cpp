@@ -34,8 +34,9 @@ void expectSparseMatchesDense(const StepProblem& p, bool adaptive, int iteration
   SolverSettings s;
   s.max_iterations = iterations;
   s.tolerance = 0.0;
-  s.adaptive_beta = adaptive;
   SubadmmSolver sparse, dense;
+  sparse.options().adaptive_beta = adaptive;
+  dense.options().adaptive_beta = adaptive;
   dense.setSparseMinDof(INT_MAX);
   StepSolution a, b;
   sparse.solve(p, s, a);
@@ -99,7 +100,7 @@ TEST(SparseSubsystem, IterationLoopDoesNotAllocate) {
   SubadmmSolver solver;
   SolverSettings s;
   s.max_iterations = 40;
-  s.adaptive_beta = true;  // refactors inside the loop
+  solver.options().adaptive_beta = true;  // refactors inside the loop
   s.threads = 2;
   test::expectIterationsDoNotAllocate(solver, w.lastProblem(), s);
   EXPECT_EQ(sparseSubsystems(solver, w.lastProblem()), 4);

@@ -86,10 +86,10 @@ TEST(Subadmm, WarmStartedRestingBoxConvergesInTwoIterations) {
   // (theta_d grows with beta, so the same tolerance is stricter for the default 20x penalty).
   const double tolerance = 1e-5;
   WorldSettings ws;
-  ws.solver_settings.subadmm_penalty_rule = SolverSettings::SubadmmPenaltyRule::Trace;
-  ws.solver_settings.beta_scale = 1.0 / kTracePenaltyFactor;
-  ws.solver_settings.relaxation = 1.0;
-  ws.solver_settings.adaptive_beta = false;
+  ws.solver_options = {{"penalty_rule", "trace"},
+                       {"beta_scale", option_text::formatDouble(1.0 / kTracePenaltyFactor)},
+                       {"relaxation", "1"},
+                       {"adaptive_beta", "false"}};
   World w = makeWorld("stack:boxes=1", 500, tolerance, 1, 0.0, ws);
   for (int k = 0; k < 20; ++k) w.step();
   for (int k = 0; k < 20; ++k) {
@@ -98,10 +98,11 @@ TEST(Subadmm, WarmStartedRestingBoxConvergesInTwoIterations) {
     EXPECT_EQ(r.contacts, 4);
   }
   // The same problem from a cold start takes many more iterations: the warm start is what helps.
-  SubadmmSolver solver;
+  const std::unique_ptr<Solver> solver = makeSolver("subadmm", ws.solver_options);
+  EXPECT_EQ(static_cast<SubadmmSolver&>(*solver).options().beta_scale, 1.0 / kTracePenaltyFactor);
   SolverSettings s = ws.solver_settings;
   StepSolution cold;
-  solver.solve(w.lastProblem(), s, cold);
+  solver->solve(w.lastProblem(), s, cold);
   EXPECT_GT(cold.stats.iterations, 4);
 }
 
@@ -111,7 +112,7 @@ TEST(Subadmm, IterationLoopDoesNotAllocate) {
   SubadmmSolver solver;
   SolverSettings s;
   s.max_iterations = 30;
-  s.adaptive_beta = true;  // penalty changes refactor subsystems inside the loop
+  solver.options().adaptive_beta = true;  // penalty changes refactor subsystems inside the loop
   s.threads = 2;
   test::expectIterationsDoNotAllocate(solver, w.lastProblem(), s);
 }
@@ -135,11 +136,11 @@ TEST(Subadmm, AdaptivePenaltyReachesTheSameSolution) {
   s.max_iterations = 50000;
   s.tolerance = 1e-12;
   StepSolution a, b;
-  s.adaptive_beta = false;  // the default is adaptive: this run keeps the initial penalty
+  fixed.options().adaptive_beta = false;  // the default is adaptive: this run keeps the penalty
   fixed.solve(p, s, a);
   ASSERT_TRUE(a.stats.converged()) << a.stats.residual;
-  s.adaptive_beta = true;
-  s.beta_scale = 5.0;  // start far from the balanced penalty
+  adaptive.options().adaptive_beta = true;
+  adaptive.options().beta_scale = 5.0;  // start far from the balanced penalty
   adaptive.solve(p, s, b);
   EXPECT_TRUE(b.stats.converged());
   EXPECT_LT((a.vhat - b.vhat).cwiseAbs().maxCoeff(), 1e-7);

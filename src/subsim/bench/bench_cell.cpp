@@ -12,9 +12,10 @@ int iterationsAtLevel(const std::string& solver, int level) {
 }
 
 WorldSettings benchWorldSettings(const std::string& solver, int iterations, int threads,
-                                 double penetration_limit) {
+                                 double penetration_limit, const SolverOptionValues& options) {
   WorldSettings ws;
   ws.solver = solver;
+  ws.solver_options = options;
   ws.solver_settings.max_iterations = iterations;
   ws.solver_settings.tolerance = 0.0;  // equal work per cell: exactly the iteration count
   ws.solver_settings.threads = threads;

@@ -38,8 +38,9 @@ int iterationsAtLevel(const std::string& solver, int level);
 /// The settings of every World the bench steps: exactly `iterations` per solve (tolerance 0, so
 /// each cell does equal work) and the penetration limit handed over explicitly (0 or non-finite:
 /// World's default), so that the World and the bench judge against the very same number.
+/// `options` are the solver's own (SolverEntry::options).
 WorldSettings benchWorldSettings(const std::string& solver, int iterations, int threads,
-                                 double penetration_limit);
+                                 double penetration_limit, const SolverOptionValues& options = {});
 
 /// Marks `cell` failed at `step`; `where`: "step" of a scene run, "problem" of a replayed sample.
 void markFailed(Cell& cell, int step, const std::string& mark, const std::string& reason,

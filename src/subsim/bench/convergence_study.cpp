@@ -11,6 +11,12 @@ namespace subsim::bench {
 
 namespace {
 
+const SolverOptionValues& optionsOf(const ConvergenceSettings& settings, const std::string& name) {
+  static const SolverOptionValues kNone;
+  const auto it = settings.options.find(name);
+  return it == settings.options.end() ? kNone : it->second;
+}
+
 using Clock = std::chrono::steady_clock;
 
 double msBetween(Clock::time_point a, Clock::time_point b) {
@@ -49,7 +55,7 @@ ConvergenceStudy runConvergenceStudy(const StepProblem& problem, const StepSolut
     };
     std::vector<double> finished_ms(static_cast<size_t>(n));
     {
-      std::unique_ptr<Solver> s = makeSolver(name);
+      std::unique_ptr<Solver> s = makeSolver(name, optionsOf(study, name));
       StepSolution solution = warm_start;
       const Clock::time_point t0 = Clock::now();
       s->solve(problem, settings, solution);
@@ -67,7 +73,7 @@ ConvergenceStudy runConvergenceStudy(const StepProblem& problem, const StepSolut
     {
       SolverSettings recorded = settings;
       recorded.record_history = true;
-      std::unique_ptr<Solver> s = makeSolver(name);
+      std::unique_ptr<Solver> s = makeSolver(name, optionsOf(study, name));
       StepSolution solution = warm_start;
       s->solve(problem, recorded, solution);
       history = solution.stats.residual_history;
@@ -81,7 +87,7 @@ ConvergenceStudy runConvergenceStudy(const StepProblem& problem, const StepSolut
       report(scene + ": " + name + " " + std::to_string(k) + "/" + std::to_string(n));
       SolverSettings limited = settings;
       limited.max_iterations = k;
-      std::unique_ptr<Solver> s = makeSolver(name);
+      std::unique_ptr<Solver> s = makeSolver(name, optionsOf(study, name));
       StepSolution solution = warm_start;
       s->solve(problem, limited, solution);
       const double ms = stamped ? finished_ms[k - 1] : solution.stats.solve_ms;

@@ -1,12 +1,14 @@
 #pragma once
 // The single-step convergence study of `subsim bench --convergence`: one problem, each solver's
 // residual after 1..n iterations against the time to reach it.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "subsim/bench/recorded_run.hpp"
 #include "subsim/problem/step_problem.hpp"
+#include "subsim/solvers/solver.hpp"
 
 namespace subsim::bench {
 
@@ -41,6 +43,8 @@ struct ConvergenceSettings {
   int iterations = 100;                  // first-order solvers
   std::optional<int> newton_iterations;  // Newton-type solvers; default iterations / 10
   int threads = 1;
+  /// Each solver's own options (SolverEntry::options), by name; none for a solver not listed.
+  std::map<std::string, SolverOptionValues> options;
 };
 
 /// Solves `problem` from `warm_start` with each of `solvers`: the common judge (the AL paper's

@@ -11,7 +11,7 @@
 namespace subsim::bench {
 
 Cell runProblemsCell(const std::string& scene, const RecordedRun& run, const std::string& solver,
-                     int level, int threads) {
+                     int level, int threads, const SolverOptionValues& options) {
   Cell cell;
   cell.scene = scene;
   cell.solver = solver;
@@ -23,7 +23,7 @@ Cell runProblemsCell(const std::string& scene, const RecordedRun& run, const std
   settings.tolerance = 0.0;
   settings.threads = threads;
   // One solver object for the whole cell, as a World keeps it across steps.
-  std::unique_ptr<Solver> s = makeSolver(solver);
+  std::unique_ptr<Solver> s = makeSolver(solver, options);
   Fnv1a64 hash;
   CellAverages avg;
   for (std::size_t k = 0; k < run.problems.size(); ++k) {

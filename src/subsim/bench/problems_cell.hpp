@@ -19,6 +19,6 @@ constexpr double kReplaySpeedLimit = 1000.0;
 /// `input_hash` always certifies the whole recorded input set and stays comparable between cells.
 /// `scene` only names the cell.
 Cell runProblemsCell(const std::string& scene, const RecordedRun& run, const std::string& solver,
-                     int level, int threads);
+                     int level, int threads, const SolverOptionValues& options = {});
 
 }  // namespace subsim::bench

@@ -19,14 +19,15 @@ std::string millimetres(double metres) {
 }  // namespace
 
 Cell runSceneCell(const std::shared_ptr<const Model>& model, const std::string& scene, int steps,
-                  double limit, const std::string& solver, int level, int threads) {
+                  double limit, const std::string& solver, int level, int threads,
+                  const SolverOptionValues& options) {
   Cell cell;
   cell.scene = scene;
   cell.solver = solver;
   cell.level = level;
   cell.iterations = iterationsAtLevel(solver, level);
   cell.steps = steps;
-  World world(model, benchWorldSettings(solver, cell.iterations, threads, limit));
+  World world(model, benchWorldSettings(solver, cell.iterations, threads, limit, options));
   CellAverages avg;
   for (int k = 1; k <= steps; ++k) {
     StepReport r;

@@ -14,6 +14,7 @@ namespace subsim::bench {
 /// limit, World::penetrationLimit, so that both judge by one number) or gives a non-finite
 /// residual. `scene` only names the cell.
 Cell runSceneCell(const std::shared_ptr<const Model>& model, const std::string& scene, int steps,
-                  double limit, const std::string& solver, int level, int threads);
+                  double limit, const std::string& solver, int level, int threads,
+                  const SolverOptionValues& options = {});
 
 }  // namespace subsim::bench

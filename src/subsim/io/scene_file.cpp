@@ -32,7 +32,7 @@ class SceneParser : public scene::SceneBuilder {
     const Fields top(r_, root, "",
                      "a map of scene settings with a bodies list (see docs/scene-format.md)");
     top.allowOnly({"name", "dt", "theta", "steps", "gravity", "contact", "bodies", "joints",
-                   "springs", "friction", "robots"});
+                   "springs", "friction", "robots", "solver"});
     m.name = default_name;
     if (const Node* n = top.get("name")) m.name = r_.text(*n, "name", "a non-empty scene name");
     if (const Node* n = top.get("dt"))
@@ -47,6 +47,7 @@ class SceneParser : public scene::SceneBuilder {
                                                 std::numeric_limits<int>::max()));
     if (const Node* n = top.get("gravity")) m.gravity = r_.vec3(*n, "gravity", "m/s^2");
     if (const Node* n = top.get("contact")) parseContact(*n, m.contact);
+    if (const Node* n = top.get("solver")) scene.solver = parseSceneSolver(*n, r_.source());
 
     const Node& bodies =
         r_.list(top.required("bodies", "a list of bodies"), "bodies", "a non-empty list of bodies");

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "subsim/io/scene_solver_section.hpp"
 #include "subsim/model/model.hpp"
 
 namespace subsim {
@@ -20,7 +21,8 @@ class SceneError : public std::runtime_error {
 
 struct SceneFile {
   Model model;
-  int steps = 0;  // 0 = the file does not say how many steps to run
+  int steps = 0;       // 0 = the file does not say how many steps to run
+  SceneSolver solver;  // the `solver` section (io/scene_solver_section.hpp); empty when absent
 };
 
 /// Reads and parses the scene file at `path`; a missing or unreadable file is a SceneError

@@ -100,7 +100,7 @@ World::World(std::shared_ptr<const Model> model, WorldSettings settings)
   if (!settings_.partitioner) settings_.partitioner = makeOneBodyPerSubsystemPartitioner();
   partition_ = settings_.partitioner->partition(*model_);
   state_ = State::initial(*model_);
-  solver_ = makeSolver(settings_.solver);
+  solver_ = makeSolver(settings_.solver, settings_.solver_options);
   detector_ = makeSweepAndPruneDetector();
   deformable_collider_ = std::make_unique<DeformableCollider>(*model_);
   for (const Joint& j : model_->joints)
@@ -163,9 +163,10 @@ void World::setState(const State& state) {
   diverged_ = false;
 }
 
-void World::setSolver(const std::string& name) {
-  solver_ = makeSolver(name);
+void World::setSolver(const std::string& name, const SolverOptionValues& options) {
+  solver_ = makeSolver(name, options);
   settings_.solver = name;
+  settings_.solver_options = options;
 }
 
 void World::buildCollisionObjects(double h) {

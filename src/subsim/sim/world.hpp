@@ -31,6 +31,10 @@ namespace subsim {
 
 struct WorldSettings {
   std::string solver = "subadmm";
+  /// The solver's own options as text, applied in order (Solver::setOption; `subsim solvers`
+  /// lists them), e.g. {{"relaxation", "1"}}.  An unknown option or a bad value makes the World's
+  /// constructor throw std::invalid_argument.
+  SolverOptionValues solver_options;
   SolverSettings solver_settings;
   /// Divergence: any speed above this (m/s) ...
   double max_speed = 100.0;
@@ -75,7 +79,9 @@ class World {
   /// same bits as the run that reported it.
   void setState(const State& state);
   void setController(Controller controller) { controller_ = std::move(controller); }
-  void setSolver(const std::string& name);  // std::invalid_argument for an unknown name
+  /// Replaces the solver (with `options`); std::invalid_argument for an unknown name, an unknown
+  /// option or a bad value.
+  void setSolver(const std::string& name, const SolverOptionValues& options = {});
   SolverSettings& solverSettings() { return settings_.solver_settings; }
   const WorldSettings& settings() const { return settings_; }
   const Partition& partition() const { return partition_; }

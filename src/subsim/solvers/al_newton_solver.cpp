@@ -20,6 +20,26 @@ constexpr int kMaxHalvings = 30;
 constexpr double kNewtonFloor = 1e-11;
 }  // namespace
 
+const OptionTable<AlNewtonOptions>& AlNewtonSolver::optionTable() {
+  using O = AlNewtonOptions;
+  static const OptionTable<O> table =
+      OptionTable<O>()
+          .number("beta0_scale", &O::beta0_scale, NumberRange::positive(), "-",
+                  "initial penalty as a multiple of Tr(A) / Tr(J^T J) (rule 23)")
+          .number("kappa", &O::kappa, NumberRange::atLeast(1.0), "-",
+                  "penalty increase factor when the primal residual does not drop (27)")
+          .number("zeta", &O::zeta, NumberRange::openClosed(0.0, 1.0), "-",
+                  "required primal decrease per AL loop before the penalty grows (27)")
+          .number("beta_max_scale", &O::beta_max_scale, NumberRange::positive(), "-",
+                  "largest penalty as a multiple of Tr(A) / Tr(J^T J)")
+          .integer("max_inner", &O::max_inner, 1, 1000000, "iterations",
+                   "Newton iterations per AL loop at most")
+          .number("inner_ratio", &O::inner_ratio, NumberRange::nonNegative(), "-",
+                  "inexact AL: a loop's Newton solve stops below this times the previous loop's "
+                  "primal residual (0: solve each loop to round-off)");
+  return table;
+}
+
 std::string_view AlNewtonSolver::name() const {
   switch (variant_) {
     case Variant::Canal:
@@ -240,10 +260,7 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
   }
 
   // Initial penalty: beta0_scale times rule (23)'s Tr(A) / Tr(J^T J).
-  double trace_a = 0.0;
-  for (int i = 0; i < p.numSubsystems(); ++i) trace_a += p.A(i).trace();
-  const double trace_jtj = m > 0 ? system_.J().squaredNorm() : 0.0;
-  const double base = trace_jtj > 0.0 ? trace_a / trace_jtj : 1.0;
+  const double base = wholeSystemTraceRatio(p, system_.J());
   beta_ = options_.beta0_scale * base;
   const double beta_max = options_.beta_max_scale * base;
 

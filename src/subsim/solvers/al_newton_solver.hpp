@@ -43,11 +43,13 @@
 // baselines allocates, which they are exempt from as ablation references.  Single-threaded.
 #include <vector>
 
+#include "subsim/solvers/penalty_rules.hpp"
 #include "subsim/solvers/solver.hpp"
 #include "subsim/solvers/sparse_newton_system.hpp"
 
 namespace subsim {
 
+/// The options of CANAL, SSN and TR-dogleg (`subsim solvers canal`).
 struct AlNewtonOptions {
   /// beta0 = beta0_scale * Tr(A) / Tr(J^T J): rule (23)'s mass-per-constraint-row scale, so the
   /// initial penalty is the same multiple of the bodies' inertia in every scene (the paper's
@@ -72,12 +74,23 @@ struct AlNewtonOptions {
 class AlNewtonSolver final : public Solver {
  public:
   enum class Variant { Canal, SemismoothNewton, TrustRegionDogleg };
+  using Options = AlNewtonOptions;
   explicit AlNewtonSolver(Variant variant, AlNewtonOptions options = AlNewtonOptions())
       : variant_(variant), options_(options) {}
 
   std::string_view name() const override;
   void solve(const StepProblem& problem, const SolverSettings& settings,
              StepSolution& solution) override;
+
+  Options& options() { return options_; }
+  const Options& options() const { return options_; }
+  static const OptionTable<Options>& optionTable();
+  void setOption(std::string_view key, std::string_view value) override {
+    optionTable().set(options_, name(), key, value);
+  }
+  std::string option(std::string_view key) const override {
+    return optionTable().get(options_, name(), key);
+  }
 
   /// Penalty at the end of the last solve, AL loops and line-search evaluations it took.
   double beta() const { return beta_; }

@@ -3,7 +3,7 @@
 // "Anderson acceleration for fixed-point iterations", SIAM J. Numer. Anal. 2011; applied to ADMM
 // for simulation by Zhang, Peng, Hu and Wang, "Accelerating ADMM for efficient simulation and
 // optimization", ACM TOG 2019.  Neither SubADMM paper uses it; SubADMM offers it as an option
-// (SolverSettings::anderson_window) because one SubADMM iteration carries information one
+// (SubadmmOptions::anderson_window) because one SubADMM iteration carries information one
 // subsystem along a chain of stiff pieces (docs/deformables.md).
 //
 // With f_k = G(x_k) - x_k and the differences df_i, dg_i of the last m residuals and images,

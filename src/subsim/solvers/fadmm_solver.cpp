@@ -10,15 +10,27 @@
 namespace subsim {
 
 namespace {
-// OSQP residual balancing: every kAdaptInterval iterations, when r_p and r_d differ by more than
-// kGamma, by at most kMaxFactor per change.
-constexpr int kAdaptInterval = 10;
-constexpr double kGamma = 5.0;
-constexpr double kMaxFactor = 10.0;
+// OSQP residual balancing: every 10 iterations, when r_p and r_d differ by more than 5x, by at
+// most 10x per change.
+constexpr ResidualBalancing kBalancing{10, 5.0, 10.0};
 // A stall: the residual has not halved in kStallWindow measured iterations.
 constexpr int kStallWindow = 500;
 constexpr double kStallProgress = 0.5;
 }  // namespace
+
+const OptionTable<FadmmOptions>& FadmmSolver::optionTable() {
+  using O = FadmmOptions;
+  static const OptionTable<O> table =
+      OptionTable<O>()
+          .flag("adaptive_beta", &O::adaptive_beta,
+                "adapt the penalty by OSQP's normalised residual balancing (every 10 iterations, "
+                "at most 10x per change)")
+          .number("beta_scale", &O::beta_scale, NumberRange::positive(), "-",
+                  "factor on the initial penalty 20 Tr(A) / Tr(J^T J) (1: the default)")
+          .number("relaxation", &O::relaxation, NumberRange::open(0.0, 2.0), "-",
+                  "ADMM over-relaxation alpha (1: plain ADMM; a stall falls back to 1)");
+  return table;
+}
 
 bool FadmmSolver::factorize(double beta) {
   system_.fillPenalty(beta);
@@ -42,11 +54,7 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   const Eigen::Map<const VecX> b(p.b.data(), n);
 
   // Penalty rule (23) on the whole system: beta = Tr(A) / Tr(J^T J), times beta_scale.
-  double trace_a = 0.0;
-  for (int i = 0; i < p.numSubsystems(); ++i) trace_a += p.A(i).trace();
-  // (Eigen's sparse reductions assert on a matrix with no rows: no constraints, no J.)
-  const double trace_jtj = m > 0 ? J.squaredNorm() : 0.0;
-  beta_ = settings.beta_scale * kTracePenaltyFactor * (trace_jtj > 0.0 ? trace_a / trace_jtj : 1.0);
+  beta_ = options_.beta_scale * kTracePenaltyFactor * wholeSystemTraceRatio(p, J);
 
   // Warm start: lambda when it fits; z = J vhat_guess when the guess fits, else z = J A^{-1} b
   // (K with beta = 0 is A, on the same pattern).
@@ -66,7 +74,7 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   SolveStats& st = sol.stats;
   const int max_it = beginStats(st, "primal+dual (42), max-norm", settings);
   if (!factored) return finishUnfactored(p, sol, settings, t0);
-  double alpha = settings.relaxation;
+  double alpha = options_.relaxation;
   // Stall safeguard: the best residual so far and where it was reached.
   double best_residual = std::numeric_limits<double>::infinity();
   int best_at = 0;
@@ -77,7 +85,7 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   if (max_it == 0) v_ = sol.vhat;
   for (int l = 0; l < max_it; ++l) {
     const bool last = l + 1 == max_it;
-    const bool adapt_now = settings.adaptive_beta && !last && (l + 1) % kAdaptInterval == 0;
+    const bool adapt_now = options_.adaptive_beta && kBalancing.due(l, max_it);
     const bool measure = settings.tolerance > 0.0 || adapt_now || settings.record_history || last;
     if (settings.on_iteration) settings.on_iteration(l);
 
@@ -141,13 +149,7 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
           dual_scale = std::max({dual_scale, std::abs(av_[i]), std::abs(jtl_[i]), std::abs(b[i])});
         const double primal = primal_scale > 0.0 ? theta_p / primal_scale : 0.0;
         const double dual = dual_scale > 0.0 ? theta_d / dual_scale : 0.0;
-        double factor = 1.0;
-        if (primal > kGamma * dual) {
-          factor = dual > 0.0 ? std::min(std::sqrt(primal / dual), kMaxFactor) : kMaxFactor;
-        } else if (dual > kGamma * primal) {
-          factor = primal > 0.0 ? std::max(std::sqrt(primal / dual), 1.0 / kMaxFactor)
-                                : 1.0 / kMaxFactor;
-        }
+        const double factor = kBalancing.factor(primal, dual);
         if (factor != 1.0) {
           beta_ *= factor;
           if (!factorize(beta_)) {

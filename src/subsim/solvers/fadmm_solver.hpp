@@ -12,7 +12,7 @@
 //           one sparse LDL^T of the global K = A + beta J^T J, factored once per solve and again
 //           only when beta changes;
 //   z-step  per constraint j, x_j = alpha J_j vhat + (1 - alpha) z_j (over-relaxation alpha =
-//           SolverSettings::relaxation, Boyd et al. 2011, 3.4.3), y_j = beta x_j - lambda_j,
+//           FadmmOptions::relaxation, Boyd et al. 2011, 3.4.3), y_j = beta x_j - lambda_j,
 //           lambda_j = T_j(s = y_j / beta, w = 1 / beta) (problem/constraint_operator.hpp, the
 //           same operator as SubADMM with one attachment per constraint holding all its rows),
 //           z_j = (y_j + lambda_j) / beta.
@@ -20,8 +20,9 @@
 // change K's values everywhere anyway; one scalar beta is what OSQP and Tasora's ADMM use (OSQP's
 // per-row rho only separates equality rows), and it is the point of comparison with SubADMM,
 // whose per-subsystem penalties are exactly what the subsystem split makes cheap.
-// Penalty: beta = Tr(A) / Tr(J^T J) (the ICRA rule (23) applied to the whole system) times
-// SolverSettings::beta_scale.  Adaptive (SolverSettings::adaptive_beta): OSQP's residual
+// Penalty: beta = Tr(A) / Tr(J^T J) (the ICRA rule (23) applied to the whole system,
+// solvers/penalty_rules.hpp) times kTracePenaltyFactor and FadmmOptions::beta_scale.  Adaptive
+// (FadmmOptions::adaptive_beta): OSQP's residual
 // balancing (Stellato et al. 2020, section 5.2) every 10 iterations, beta *= sqrt(r_p / r_d)
 // clamped to [0.1, 10] when r_p and r_d differ by more than 5x either way, with the normalised
 // residuals r_p = ||J vhat - z||_inf / max(||J vhat||_inf, ||z||_inf) and
@@ -50,16 +51,40 @@
 // numDof() * 8 bytes stays under EIGEN_STACK_ALLOCATION_LIMIT (128 KB, 16384 DOF), above which
 // Eigen's numeric factorisation takes its scratch from the heap.
 // Single-threaded (SolverSettings::threads is not used).
+#include "subsim/solvers/penalty_rules.hpp"
 #include "subsim/solvers/solver.hpp"
 #include "subsim/solvers/sparse_newton_system.hpp"
 
 namespace subsim {
 
+/// FADMM's options (`subsim solvers fadmm`); the defaults are SubADMM's.
+struct FadmmOptions {
+  /// OSQP's residual balancing of the one penalty (above).
+  bool adaptive_beta = true;
+  /// Factor on the initial penalty kTracePenaltyFactor Tr(A) / Tr(J^T J); 1 is the default.
+  double beta_scale = 1.0;
+  /// ADMM over-relaxation alpha in (0, 2); 1 is plain ADMM (and what a stall falls back to).
+  double relaxation = 1.5;
+};
+
 class FadmmSolver final : public Solver {
  public:
+  using Options = FadmmOptions;
+  explicit FadmmSolver(Options options = Options()) : options_(options) {}
+
   std::string_view name() const override { return "fadmm"; }
   void solve(const StepProblem& problem, const SolverSettings& settings,
              StepSolution& solution) override;
+
+  Options& options() { return options_; }
+  const Options& options() const { return options_; }
+  static const OptionTable<Options>& optionTable();
+  void setOption(std::string_view key, std::string_view value) override {
+    optionTable().set(options_, name(), key, value);
+  }
+  std::string option(std::string_view key) const override {
+    return optionTable().get(options_, name(), key);
+  }
 
   /// The penalty at the end of the last solve.
   double beta() const { return beta_; }
@@ -70,6 +95,7 @@ class FadmmSolver final : public Solver {
   /// K = A + beta J^T J factored; false when it is not positive definite.
   bool factorize(double beta);
 
+  Options options_;
   SparseNewtonSystem system_;  // A, J and K = A + beta J^T J
   double beta_ = 1.0;
   // Per-solve vectors, sized at the start of solve().

@@ -40,6 +40,21 @@ double fischerBurmeister(double a, double b, double& da, double& db) {
 
 }  // namespace
 
+const OptionTable<NnewtonOptions>& NnewtonSolver::optionTable() {
+  using O = NnewtonOptions;
+  static const OptionTable<O> table =
+      OptionTable<O>()
+          .number("linear_tolerance", &O::linear_tolerance, NumberRange::open(0.0, 1.0), "-",
+                  "largest GMRES forcing term eta, relative to ||Phi||_2 (Eisenstat-Walker cap)")
+          .integer("linear_max_iterations", &O::linear_max_iterations, 1, 1000000, "iterations",
+                   "GMRES iterations per Newton step at most")
+          .integer("restart", &O::restart, 1, 1000, "iterations",
+                   "GMRES restart length (Krylov basis size)")
+          .integer("max_halvings", &O::max_halvings, 0, 100, "halvings",
+                   "Armijo backtracking halvings per line search at most");
+  return table;
+}
+
 void NnewtonSolver::constraintPhi(int j, const double* lambda, const double* w, double* phi,
                                   double* B, double* C) const {
   const Constraint& c = p_->constraints[j];
@@ -220,20 +235,20 @@ void NnewtonSolver::applyPreconditioner(const double* x, double* y) const {
 
 int NnewtonSolver::gmres(const double* rhs, double tolerance, double* x) {
   const int m = p_->numRows();
-  const int kmax = std::max(restart, 1);
+  const int kmax = std::max(options_.restart, 1);
   const int ld = kmax + 1;  // leading dimension of the column-major Hessenberg matrix
   std::fill_n(x, m, 0.0);
   std::copy_n(rhs, m, r_.data());
   double beta = std::sqrt(dot(r_.data(), r_.data(), m));
   int total = 0;
-  while (beta > tolerance && total < linear_max_iterations) {
+  while (beta > tolerance && total < options_.linear_max_iterations) {
     double* v0 = basis_.data();
     for (int i = 0; i < m; ++i) v0[i] = r_[i] / beta;
     std::fill(g_.begin(), g_.end(), 0.0);
     g_[0] = beta;
     int k = 0;
     bool done = false;
-    while (k < kmax && total < linear_max_iterations && !done) {
+    while (k < kmax && total < options_.linear_max_iterations && !done) {
       // Arnoldi with modified Gram-Schmidt on H M^{-1} v_k.
       double* vk = basis_.data() + static_cast<size_t>(k) * m;
       double* vn = basis_.data() + static_cast<size_t>(k + 1) * m;
@@ -321,7 +336,7 @@ void NnewtonSolver::solve(const StepProblem& p, const SolverSettings& settings, 
   for (auto* v : {&grad_, &vel_, &phi_, &step_, &wstep_, &trial_lambda_, &trial_w_, &trial_phi_,
                   &r_, &z_, &u_})
     v->resize(m);
-  const int kmax = std::max(restart, 1);
+  const int kmax = std::max(options_.restart, 1);
   basis_.resize(static_cast<size_t>(kmax + 1) * m);
   hess_.resize(static_cast<size_t>(kmax + 1) * kmax);
   cs_.resize(kmax);
@@ -340,7 +355,7 @@ void NnewtonSolver::solve(const StepProblem& p, const SolverSettings& settings, 
   velocity(lambda, vel_.data());
   double merit = evaluate(lambda, vel_.data(), phi_.data());
   double residual = maxAbs(phi_.data(), m);
-  double eta = linear_tolerance;
+  double eta = options_.linear_tolerance;
   double previous_norm = 0.0;
 
   int iterations = max_it;
@@ -356,7 +371,7 @@ void NnewtonSolver::solve(const StepProblem& p, const SolverSettings& settings, 
       if (safeguard > 0.1) next = std::max(next, safeguard);
       if (settings.tolerance > 0.0 && residual > 0.0)
         next = std::max(next, 0.1 * settings.tolerance / residual);
-      eta = std::min(next, linear_tolerance);
+      eta = std::min(next, options_.linear_tolerance);
     }
     previous_norm = norm;
 
@@ -387,7 +402,7 @@ void NnewtonSolver::solve(const StepProblem& p, const SolverSettings& settings, 
     constexpr double sigma = 1e-4;
     double alpha = 1.0, best_alpha = 1.0, best_merit = -1.0;
     bool accepted = false;
-    for (int halving = 0; halving <= max_halvings; ++halving, alpha *= 0.5) {
+    for (int halving = 0; halving <= options_.max_halvings; ++halving, alpha *= 0.5) {
       for (int r = 0; r < m; ++r) {
         trial_lambda_[r] = lambda[r] + alpha * step_[r];
         trial_w_[r] = vel_[r] + alpha * wstep_[r];

@@ -29,8 +29,8 @@
 // through W's diagonal and neighbour blocks, right-preconditioned with the inverse of each
 // constraint's diagonal block B_j W_jj + C_j (block Jacobi).  Forcing term: Eisenstat-Walker
 // "choice 2" (SIAM J. Sci. Comput. 17, 1996), eta_k = 0.9 (||Phi_k|| / ||Phi_k-1||)^2 with their
-// safeguard, capped by linear_tolerance, so the outer iteration turns superlinear near the
-// solution; GMRES stops at ||H d + Phi||_2 <= eta_k ||Phi||_2 or linear_max_iterations.
+// safeguard, capped by NnewtonOptions::linear_tolerance, so the outer iteration turns superlinear
+// near the solution; GMRES stops at ||H d + Phi||_2 <= eta_k ||Phi||_2 or linear_max_iterations.
 // Descent safeguard: f = 1/2 ||Phi||^2 is C^1 on the FB rows (De Luca, Facchinei, Kanzow, Math.
 // Prog. 75, 1996) with grad f = H^T Phi (H^T = W B^T + C^T, W symmetric); a direction failing
 // the angle test grad f . d < -1e-6 |grad f| |d| is replaced by the block-scaled gradient step
@@ -63,12 +63,8 @@
 
 namespace subsim {
 
-class NnewtonSolver final : public Solver {
- public:
-  std::string_view name() const override { return "nnewton"; }
-  void solve(const StepProblem& problem, const SolverSettings& settings,
-             StepSolution& solution) override;
-
+/// NNewton's options (`subsim solvers nnewton`).
+struct NnewtonOptions {
   /// Largest GMRES forcing term eta (relative to ||Phi||_2).
   double linear_tolerance = 1e-3;
   /// GMRES iteration cap per Newton step and its restart length.
@@ -76,6 +72,26 @@ class NnewtonSolver final : public Solver {
   int restart = 30;
   /// Backtracking halvings per line search.
   int max_halvings = 20;
+};
+
+class NnewtonSolver final : public Solver {
+ public:
+  using Options = NnewtonOptions;
+  explicit NnewtonSolver(Options options = Options()) : options_(options) {}
+
+  std::string_view name() const override { return "nnewton"; }
+  void solve(const StepProblem& problem, const SolverSettings& settings,
+             StepSolution& solution) override;
+
+  Options& options() { return options_; }
+  const Options& options() const { return options_; }
+  static const OptionTable<Options>& optionTable();
+  void setOption(std::string_view key, std::string_view value) override {
+    optionTable().set(options_, name(), key, value);
+  }
+  std::string option(std::string_view key) const override {
+    return optionTable().get(options_, name(), key);
+  }
 
   /// GMRES iterations summed over the last solve.
   int linearIterations() const { return linear_iterations_; }
@@ -106,6 +122,7 @@ class NnewtonSolver final : public Solver {
   /// ||rhs - H x||_2 <= tolerance; returns the iterations taken.
   int gmres(const double* rhs, double tolerance, double* x);
 
+  Options options_;
   DelassusForm w_;
   const StepProblem* p_ = nullptr;
   std::vector<int> block_offset_;  // per constraint, into B_, C_, M_ (rows^2 each)

@@ -7,7 +7,7 @@
 // the soft rows into a regularised equality), one sweep visits the constraints in order and sets
 //   lambda_j <- P_j(lambda_j - D_j^{-1} (W lambda + c)_j)
 // using the already updated lambda_k of earlier constraints.  D_j is the diagonal of W_jj (the
-// two tangential rows of a contact share max(W_t1t1, W_t2t2), see delassus_operator.hpp); P_j is
+// two tangential rows of a contact share max(W_t1t1, W_t2t2), see formulation/delassus_form.hpp); P_j is
 // none for bilateral and soft rows, max(0, .) for unilateral rows and the strict friction-cone
 // operator projectConeStrict for a contact [n, t1, t2].  Inside a block the rows are also taken
 // in Gauss-Seidel order (a contact: the normal, then the tangential pair with the new normal's

@@ -7,6 +7,14 @@
 
 namespace subsim {
 
+const OptionTable<ProjectedJacobiOptions>& ProjectedJacobiSolver::optionTable() {
+  using O = ProjectedJacobiOptions;
+  static const OptionTable<O> table = OptionTable<O>().number(
+      "omega", &O::omega, NumberRange::openClosed(0.0, 1.0), "-",
+      "relaxation of the Jacobi step (1: undamped, which overshoots where contacts share a body)");
+  return table;
+}
+
 void ProjectedJacobiSolver::solve(const StepProblem& p, const SolverSettings& settings,
                                   StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -24,7 +32,7 @@ void ProjectedJacobiSolver::solve(const StepProblem& p, const SolverSettings& se
   // cur holds lambda^l, nxt receives lambda^{l+1}; swapped every iteration.
   double* cur = sol.lambda.data();
   double* nxt = next_.data();
-  const double relax = omega;
+  const double relax = options_.omega;
 
   int iterations = max_it;
   double residual = 0.0;

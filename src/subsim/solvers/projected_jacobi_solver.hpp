@@ -9,13 +9,13 @@
 //   lambda_j^l)
 // in parallel over constraints (OpenMP, schedule(static); each constraint writes only its own
 // rows and the residual is reduced in a fixed order, so results are bit-identical for any thread
-// count).  The relaxation omega (default 0.3) must satisfy omega < 2 / lambda_max(D^{-1} W) for
-// the linear part to converge; the undamped Jacobi step (omega = 1) overshoots as soon as several
-// constraints push on one body (4 contacts under a box).  The convex combination keeps lambda in
-// the (convex) constraint sets.
-// Stopping residual (SolveStats::residual_name "max |D dlambda| (m/s)"): max_r D_r
-// |lambda_r^{l+1} - lambda_r^l| (which includes the factor omega).
-// Warm start and vhat as in PGS; no heap allocation inside the iterations.
+// count).  The relaxation omega (ProjectedJacobiOptions::omega, default 0.3) must satisfy omega < 2
+// / lambda_max(D^{-1} W) for the linear part to converge; the undamped Jacobi step (omega = 1)
+// overshoots as soon as several constraints push on one body (4 contacts under a box).  The convex
+// combination keeps lambda in the (convex) constraint sets. Stopping residual
+// (SolveStats::residual_name "max |D dlambda| (m/s)"): max_r D_r |lambda_r^{l+1} - lambda_r^l|
+// (which includes the factor omega). Warm start and vhat as in PGS; no heap allocation inside the
+// iterations.
 #include <vector>
 
 #include "subsim/solvers/projected_iteration.hpp"
@@ -23,18 +23,35 @@
 
 namespace subsim {
 
+/// PJ's options (`subsim solvers pj`).
+struct ProjectedJacobiOptions {
+  /// Relaxation factor omega in (0, 1].
+  double omega = 0.3;
+};
+
 class ProjectedJacobiSolver final : public Solver {
  public:
+  using Options = ProjectedJacobiOptions;
+  explicit ProjectedJacobiSolver(Options options = Options()) : options_(options) {}
+
   std::string_view name() const override { return "pj"; }
   void solve(const StepProblem& problem, const SolverSettings& settings,
              StepSolution& solution) override;
 
-  /// Relaxation factor omega in (0, 1].
-  double omega = 0.3;
+  Options& options() { return options_; }
+  const Options& options() const { return options_; }
+  static const OptionTable<Options>& optionTable();
+  void setOption(std::string_view key, std::string_view value) override {
+    optionTable().set(options_, name(), key, value);
+  }
+  std::string option(std::string_view key) const override {
+    return optionTable().get(options_, name(), key);
+  }
 
   const DelassusForm& delassus() const { return w_; }
 
  private:
+  Options options_;
   DelassusForm w_;
   DoubleBuffer next_;    // lambda^{l+1}
   DoubleBuffer change_;  // per constraint max D |dlambda|

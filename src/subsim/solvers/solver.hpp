@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "subsim/problem/step_problem.hpp"
+#include "subsim/solvers/solver_options.hpp"
 
 namespace subsim {
 
-/// The factors that make beta_scale = 1 the measured default of each penalty rule.
-inline constexpr double kTracePenaltyFactor = 20.0;
-inline constexpr double kDelassusPenaltyFactor = 4.0;
-
+/// The settings every solver reads.  What only one solver reads is in that solver's typed
+/// options (SubadmmOptions, FadmmOptions, ...: solver_options.hpp), set through Solver::setOption
+/// or the registry (makeSolver with option values).
 struct SolverSettings {
   int max_iterations = 60;
   /// Stop when the solver's own residual (SolveStats::residual_name) falls below this; 0 runs
@@ -26,42 +26,6 @@ struct SolverSettings {
   /// OpenMP threads for the parallel loops; 0 keeps OpenMP's default.
   int threads = 1;
   bool record_history = false;
-  /// SubADMM: adapt the penalty by residual balancing (in the spirit of the journal's (43)).
-  bool adaptive_beta = true;
-  /// SubADMM: which residual stops the iteration.  PrimalDual is the journal's (42)
-  /// theta_p + theta_d; IcraTheta is the ICRA paper's (22) sum_i ||y_i^{l+1} - y_i^l||^2.
-  enum class SubadmmResidual { PrimalDual, IcraTheta };
-  SubadmmResidual subadmm_residual = SubadmmResidual::PrimalDual;
-  /// SubADMM: the initial penalty of each subsystem.  Delassus (the default):
-  ///   beta_i = kDelassusPenaltyFactor * rows_i / sum_r w_r,  w_r = (J_i A_i^-1 J_i^T)_rr,
-  /// the inverse mass each row sees (a soft row with c' counts sqrt(w_r / c')), in the spirit of
-  /// the journal's pseudo-density initialisation (body mass per contact point).  Trace: the ICRA
-  /// paper's empirical (23), kTracePenaltyFactor * Tr(A_i) / Tr(J_i^T J_i).  The trace counts the
-  /// stiffness folded into A_i (cable couplings, FEM) as if every row pushed against it: on the
-  /// 640-segment cable at 30 iterations the free end fell 0.08 m in 0.5 s with it, 0.63 m with
-  /// the Delassus rule (1.23 m exactly); on granular / stir at 30/60/90 iterations AA rose from
-  /// 3.64/4.31/4.69 and 3.61/4.29/4.58 to 3.99/4.48/4.81 and 3.90/4.33/4.65.
-  enum class SubadmmPenaltyRule { Delassus, Trace };
-  SubadmmPenaltyRule subadmm_penalty_rule = SubadmmPenaltyRule::Delassus;
-  /// Common factor on the initial penalty rule (SubADMM's rule above; FADMM uses the trace rule
-  /// on the whole system); 1 is the measured default.  The paper's plain (23) is
-  /// 1 / kTracePenaltyFactor with the Trace rule.  (With the trace rule, 20 times (23) with the
-  /// relaxation and adaptation below measured best: granular at 60 iterations AA 4.31 and 0.8 mm
-  /// penetration against 3.77 and 4.2 mm for the plain iteration; a stack of 10 boxes stands at
-  /// 100 iterations only from about 10x.)
-  double beta_scale = 1.0;
-  /// ADMM over-relaxation alpha in (0, 2) (Boyd et al. 2011, section 3.4.3): the z-step sees
-  /// alpha J vhat + (1 - alpha) z.  1 is the papers' plain iteration.
-  double relaxation = 1.5;
-  /// SubADMM: how a tree subsystem's A_j + beta sum J^T J is formed and factored.  PerBody is the
-  /// AL paper's eq. (40)-(41) (solvers/per_body_factorization.hpp): sum_b J_b^T G_b J_b with
-  /// branch-induced sparsity, factored without fill-in; Dense forms sum J_ij^T J_ij on the full
-  /// block and takes a dense Cholesky.  Other subsystems are unaffected.
-  enum class SubadmmFactorization { PerBody, Dense };
-  SubadmmFactorization subadmm_factorization = SubadmmFactorization::PerBody;
-  /// SubADMM: Anderson acceleration of the (z, lambda) fixed-point iteration with this window
-  /// (solvers/anderson_acceleration.hpp; 0: off, at most 8).  Not in the papers.
-  int anderson_window = 0;
   /// Called at the start of every iteration with its index (instrumentation and tests; it must
   /// not allocate if the no-allocation guarantee is to hold).
   std::function<void(int)> on_iteration;
@@ -135,6 +99,17 @@ class Solver {
   /// (StepSolution::fits) and the result on exit.
   virtual void solve(const StepProblem& problem, const SolverSettings& settings,
                      StepSolution& solution) = 0;
+  /// Sets this solver's option `key` from text (solver_options.hpp); std::invalid_argument
+  /// naming the solver, the option and what was expected, or the options it has.  A solver
+  /// without options (the default) refuses every key.
+  virtual void setOption(std::string_view key, std::string_view value) {
+    (void)value;
+    option_text::throwUnknown(name(), key, {});
+  }
+  /// The current value of option `key` as text (setOption reads it back to the same value).
+  virtual std::string option(std::string_view key) const {
+    option_text::throwUnknown(name(), key, {});
+  }
 };
 
 /// The papers' two kinds: first-order methods iterate cheap steps; Newton-type ones solve the
@@ -149,7 +124,10 @@ struct SolverEntry {
   /// The problem form it takes: "ncp" (A_i, b_i, e, the ADMM papers') for every solver so far.
   std::string formulation = "ncp";
   std::string description;  // one line, for `subsim solvers`
+  /// A solver with default options; makeSolver applies option values through Solver::setOption.
   std::function<std::unique_ptr<Solver>()> make;
+  /// What setOption accepts, with defaults, units and documentation (the solver's OptionTable).
+  std::vector<OptionInfo> options = {};
 };
 
 /// Every registered solver, built-in ones first in a stable order.
@@ -165,8 +143,10 @@ const SolverEntry* findSolver(std::string_view name);
 
 /// Names accepted by makeSolver, in the registry's order.
 std::vector<std::string> solverNames();
-/// Creates a solver by name; throws std::invalid_argument listing the known names otherwise.
-std::unique_ptr<Solver> makeSolver(std::string_view name);
+/// Creates a solver by name with `options` applied in order (a later value of an option
+/// overrides an earlier one); std::invalid_argument listing the known names for an unknown
+/// solver, or Solver::setOption's for an unknown option or a bad value.
+std::unique_ptr<Solver> makeSolver(std::string_view name, const SolverOptionValues& options = {});
 /// True for the Newton-type solvers (SolverKind::NewtonType).
 bool isNewtonTypeSolver(std::string_view name);
 

@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "subsim/solvers/al_newton_solver.hpp"
 #include "subsim/solvers/fadmm_solver.hpp"
@@ -14,36 +16,48 @@ namespace subsim {
 
 namespace {
 
+/// A registry entry for solver class S built with `args`: its factory and, when S has an
+/// OptionTable (S::optionTable()), the description of its options.
 template <class S, class... Args>
-std::function<std::unique_ptr<Solver>()> factory(Args... args) {
-  return [args...] { return std::make_unique<S>(args...); };
+SolverEntry entry(std::string name, SolverKind kind, std::string formulation,
+                  std::string description, Args... args) {
+  SolverEntry e{std::move(name),
+                kind,
+                std::move(formulation),
+                std::move(description),
+                [args...] { return std::make_unique<S>(args...); },
+                {}};
+  if constexpr (requires { S::optionTable(); }) e.options = S::optionTable().describe();
+  return e;
 }
 
 std::vector<SolverEntry>& registry() {
   using K = SolverKind;
   using V = AlNewtonSolver::Variant;
   static std::vector<SolverEntry> entries = {
-      {"subadmm", K::FirstOrder, "ncp",
-       "subsystem-based ADMM (ICRA 2025, journal): per-subsystem solves, closed-form constraints",
-       factory<SubadmmSolver>()},
-      {"fadmm", K::FirstOrder, "ncp", "ADMM on the whole system (one sparse factorisation)",
-       factory<FadmmSolver>()},
-      {"pgs", K::FirstOrder, "ncp", "projected Gauss-Seidel on the Delassus operator",
-       factory<PgsSolver>()},
-      {"pgs-cg", K::FirstOrder, "ncp", "PGS accelerated by nonsmooth conjugate gradient",
-       factory<PgsCgSolver>()},
-      {"pj", K::FirstOrder, "ncp", "projected Jacobi on the Delassus operator",
-       factory<ProjectedJacobiSolver>()},
-      {"nnewton", K::NewtonType, "ncp", "nonsmooth Newton on the Fischer-Burmeister reformulation",
-       factory<NnewtonSolver>()},
-      {"canal", K::NewtonType, "ncp",
-       "cascaded Newton augmented Lagrangian (the AL paper) with exact line search",
-       factory<AlNewtonSolver>(V::Canal)},
-      {"ssn", K::NewtonType, "ncp", "semismooth Newton on the AL subproblem (AL paper baseline)",
-       factory<AlNewtonSolver>(V::SemismoothNewton)},
-      {"tr-dogleg", K::NewtonType, "ncp",
-       "trust-region dogleg on the AL subproblem (AL paper baseline)",
-       factory<AlNewtonSolver>(V::TrustRegionDogleg)},
+      entry<SubadmmSolver>(
+          "subadmm", K::FirstOrder, "ncp",
+          "subsystem-based ADMM (ICRA 2025, journal): per-subsystem solves, closed-form "
+          "constraints"),
+      entry<FadmmSolver>("fadmm", K::FirstOrder, "ncp",
+                         "ADMM on the whole system (one sparse factorisation)"),
+      entry<PgsSolver>("pgs", K::FirstOrder, "ncp",
+                       "projected Gauss-Seidel on the Delassus operator"),
+      entry<PgsCgSolver>("pgs-cg", K::FirstOrder, "ncp",
+                         "PGS accelerated by nonsmooth conjugate gradient"),
+      entry<ProjectedJacobiSolver>("pj", K::FirstOrder, "ncp",
+                                   "projected Jacobi on the Delassus operator"),
+      entry<NnewtonSolver>("nnewton", K::NewtonType, "ncp",
+                           "nonsmooth Newton on the Fischer-Burmeister reformulation"),
+      entry<AlNewtonSolver>(
+          "canal", K::NewtonType, "ncp",
+          "cascaded Newton augmented Lagrangian (the AL paper) with exact line search", V::Canal),
+      entry<AlNewtonSolver>("ssn", K::NewtonType, "ncp",
+                            "semismooth Newton on the AL subproblem (AL paper baseline)",
+                            V::SemismoothNewton),
+      entry<AlNewtonSolver>("tr-dogleg", K::NewtonType, "ncp",
+                            "trust-region dogleg on the AL subproblem (AL paper baseline)",
+                            V::TrustRegionDogleg),
   };
   return entries;
 }
@@ -96,8 +110,12 @@ bool isNewtonTypeSolver(std::string_view name) {
   return e != nullptr && e->kind == SolverKind::NewtonType;
 }
 
-std::unique_ptr<Solver> makeSolver(std::string_view name) {
-  if (const SolverEntry* e = findSolver(name)) return e->make();
+std::unique_ptr<Solver> makeSolver(std::string_view name, const SolverOptionValues& options) {
+  if (const SolverEntry* e = findSolver(name)) {
+    std::unique_ptr<Solver> solver = e->make();
+    for (const SolverOption& o : options) solver->setOption(o.name, o.value);
+    return solver;
+  }
   throw std::invalid_argument("unknown solver '" + std::string(name) + "' (known: " + knownNames() +
                               ")");
 }

@@ -23,9 +23,7 @@ namespace {
 // at the same accuracy (stir 30/60/90: AA 3.61/4.29/4.58, granular 3.64/4.31/4.69).  The
 // journal's rule (43), one common factor for every beta_i from the global residuals, measured
 // worse here (stir at 30 iterations exceeded the penetration limit at step 51).
-constexpr int kAdaptInterval = 5;
-constexpr double kGamma = 5.0;
-constexpr double kMaxFactor = 2.0;
+constexpr ResidualBalancing kBalancing{5, 5.0, 2.0};  // interval, gamma, max factor
 // Once both residuals are at round-off (relative to the subsystem's impulse scale ||b_i||) their
 // ratio is noise: adapting on it drove beta by 1e10 within 100 further iterations on a converged
 // quadruped touchdown and the iterates diverged (residual 4e-9 at iteration 41, 0.4 at 101).
@@ -33,6 +31,40 @@ constexpr double kRoundOff = 1e-12;
 // And beta stays within this factor of rule (23)'s value either way.
 constexpr double kMaxDrift = 100.0;
 }  // namespace
+
+const OptionTable<SubadmmOptions>& SubadmmSolver::optionTable() {
+  using O = SubadmmOptions;
+  static const OptionTable<O> table =
+      OptionTable<O>()
+          .flag("adaptive_beta", &O::adaptive_beta,
+                "adapt each subsystem's penalty by residual balancing (every 5 iterations, at "
+                "most 2x per change and 100x from the initial value)")
+          .choice(
+              "residual", &O::residual,
+              {{"primal-dual", O::Residual::PrimalDual}, {"icra-theta", O::Residual::IcraTheta}},
+              "stopping residual: the journal's (42) theta_p + theta_d, or the ICRA paper's "
+              "(22) sum ||y^{l+1} - y^l||^2")
+          .choice("penalty_rule", &O::penalty_rule,
+                  {{"delassus", O::PenaltyRule::Delassus}, {"trace", O::PenaltyRule::Trace}},
+                  "initial penalty: 4 rows_i / sum_r (J A^-1 J^T)_rr, the inverse mass each row "
+                  "sees, or the ICRA paper's (23) 20 Tr(A_i) / Tr(J_i^T J_i)")
+          .number("beta_scale", &O::beta_scale, NumberRange::positive(), "-",
+                  "factor on the initial penalty rule (1: the measured default)")
+          .number("relaxation", &O::relaxation, NumberRange::open(0.0, 2.0), "-",
+                  "ADMM over-relaxation alpha (1: the papers' plain iteration)")
+          .choice("factorization", &O::factorization,
+                  {{"per-body", O::Factorization::PerBody}, {"dense", O::Factorization::Dense}},
+                  "robots' subsystem matrices in the per-body form (AL paper eq. 40, "
+                  "branch-sparse LTDL) or dense (Cholesky)")
+          .integer("anderson_window", &O::anderson_window, 0, AndersonAcceleration::kMaxWindow,
+                   "iterates",
+                   "Anderson acceleration window of the (z, lambda) iteration (0: off; not in the "
+                   "papers)")
+          .integer("sparse_min_dof", &O::sparse_min_dof, 1, 1000000000, "DOF",
+                   "subsystems this large with a sparse A_i take the block-sparse LDL^T (same "
+                   "iterates up to round-off)");
+  return table;
+}
 
 void SubadmmSolver::multiplyJ(const StepProblem& p, int a, const double* v, double* out) const {
   const Attachment& at = p.attachments[a];
@@ -99,7 +131,7 @@ double SubadmmSolver::delassusPenalty(const StepProblem& p, int i) {
   return sum > 0.0 ? rows / sum : 1.0;
 }
 
-void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings, int threads) {
+void SubadmmSolver::prepare(const StepProblem& p, int threads) {
   const int ns = p.numSubsystems();
   const int na = static_cast<int>(p.attachments.size());
   sub_begin_.assign(ns + 1, 0);
@@ -142,8 +174,7 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
   theta_part_.resize(p.numConstraints());
   dlambda_.resize(p.numConstraints());
   dual_part_.resize(ns);
-  const bool per_body =
-      settings.subadmm_factorization == SolverSettings::SubadmmFactorization::PerBody;
+  const bool per_body = options_.factorization == SubadmmOptions::Factorization::PerBody;
   if (per_body)
     per_body_.prepare(p, sub_begin_, sub_attachments_);
   else
@@ -151,13 +182,13 @@ void SubadmmSolver::prepare(const StepProblem& p, const SolverSettings& settings
   compact_.prepare(p, threads);
   sparse_.resize(ns);
   beta_changed_.assign(ns, 0);
-  if (settings.anderson_window > 0) {
+  if (options_.anderson_window > 0) {
     const int n = zrows + p.numRows();
     if (static_cast<int>(aa_x_.size()) != n) {
       aa_x_.resize(n);
       aa_g_.resize(n);
     }
-    anderson_.resize(n, settings.anderson_window);
+    anderson_.resize(n, options_.anderson_window);
   }
 }
 
@@ -197,11 +228,11 @@ void SubadmmSolver::andersonStep(const StepProblem& p, double* lambda) {
   aa_x_.swap(aa_g_);
 }
 
-void SubadmmSolver::initialPenalty(const StepProblem& p, const SolverSettings& settings, int i) {
-  // SolverSettings::SubadmmPenaltyRule.
+void SubadmmSolver::initialPenalty(const StepProblem& p, int i) {
+  // SubadmmOptions::PenaltyRule.
   if (sub_begin_[i] == sub_begin_[i + 1]) {
-    beta_[i] = settings.beta_scale;  // no constraint reads it
-  } else if (settings.subadmm_penalty_rule == SolverSettings::SubadmmPenaltyRule::Trace) {
+    beta_[i] = options_.beta_scale;  // no constraint reads it
+  } else if (options_.penalty_rule == SubadmmOptions::PenaltyRule::Trace) {
     // ICRA (23): beta_i = Tr(A_i) / Tr(J_i^T J_i).
     double trace_jtj = 0.0;
     for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
@@ -212,10 +243,9 @@ void SubadmmSolver::initialPenalty(const StepProblem& p, const SolverSettings& s
                              .squaredNorm()
                        : p.J(p.attachments[a]).squaredNorm();
     }
-    beta_[i] = settings.beta_scale * kTracePenaltyFactor *
-               (trace_jtj > 0.0 ? p.A(i).trace() / trace_jtj : 1.0);
+    beta_[i] = options_.beta_scale * kTracePenaltyFactor * traceRatio(p.A(i).trace(), trace_jtj);
   } else {
-    beta_[i] = settings.beta_scale * kDelassusPenaltyFactor * delassusPenalty(p, i);
+    beta_[i] = options_.beta_scale * kDelassusPenaltyFactor * delassusPenalty(p, i);
   }
   inv_beta_[i] = 1.0 / beta_[i];
   beta_initial_[i] = beta_[i];
@@ -367,13 +397,7 @@ void SubadmmSolver::zStep(const StepProblem& p, int j, const double* vhat, doubl
 
 double SubadmmSolver::balancingFactor(double primal, double dual, double impulse_scale) {
   if (primal + dual <= kRoundOff * impulse_scale) return 1.0;
-  double factor = 1.0;
-  if (primal > kGamma * dual) {
-    factor = dual > 0.0 ? std::min(std::sqrt(primal / dual), kMaxFactor) : kMaxFactor;
-  } else if (dual > kGamma * primal) {
-    factor = primal > 0.0 ? std::max(std::sqrt(primal / dual), 1.0 / kMaxFactor) : 1.0 / kMaxFactor;
-  }
-  return factor;
+  return kBalancing.factor(primal, dual);
 }
 
 void SubadmmSolver::adaptPenalty(const StepProblem& p, int i) {
@@ -411,8 +435,8 @@ double SubadmmSolver::dualResidual(const StepProblem& p, int i) {
 void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
   const int threads = settings.threads > 0 ? settings.threads : omp_get_max_threads();
-  prepare(p, settings, threads);
-  relax_ = settings.relaxation;
+  prepare(p, threads);
+  relax_ = options_.relaxation;
   const int ns = p.numSubsystems();
   const int nc = p.numConstraints();
   // Warm start: lambda when it fits the problem (the assembler maps it by constraint key) and the
@@ -421,10 +445,10 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
   if (cold_vhat) sol.vhat.resize(p.numDof());
   if (sol.lambda.size() != p.numRows()) sol.lambda.setZero(p.numRows());
   SolveStats& st = sol.stats;
-  const bool use_theta = settings.subadmm_residual == SolverSettings::SubadmmResidual::IcraTheta;
+  const bool use_theta = options_.residual == SubadmmOptions::Residual::IcraTheta;
   const int max_it = beginStats(st, use_theta ? "theta (22)" : "primal+dual (42)", settings);
-  const bool adaptive = settings.adaptive_beta;
-  const bool anderson = settings.anderson_window > 0;
+  const bool adaptive = options_.adaptive_beta;
+  const bool anderson = options_.anderson_window > 0;
   double* vhat = sol.vhat.data();
   double* lambda = sol.lambda.data();
 
@@ -438,8 +462,8 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
     for (int i = 0; i < ns; ++i) {
       sparse_.analyse(p, i, sub_attachments_.data() + sub_begin_[i],
                       sub_begin_[i + 1] - sub_begin_[i], compact_, !per_body_.uses(i),
-                      sparse_min_dof_);
-      initialPenalty(p, settings, i);
+                      options_.sparse_min_dof);
+      initialPenalty(p, i);
       factorize(p, i);
     }
 #pragma omp single
@@ -480,7 +504,7 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
     }
     for (int l = 0; l < run_iterations; ++l) {
       const bool last = l + 1 == max_it;
-      const bool adapt_now = adaptive && !last && (l + 1) % kAdaptInterval == 0;
+      const bool adapt_now = adaptive && kBalancing.due(l, max_it);
       // Residuals cost about a third of an iteration: only computed when something reads them.
       const bool measure = settings.tolerance > 0.0 || adapt_now || settings.record_history || last;
       if (settings.on_iteration) {
