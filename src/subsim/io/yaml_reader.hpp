@@ -203,6 +203,12 @@ class Fields {
   const Node& node() const { return node_; }
   std::string at(std::string_view key) const { return keyPath(path_, key); }
 
+  /// f(name, key node, value node) for every entry, in the file's order.
+  template <class F>
+  void forEach(F&& f) const {
+    for (const Entry& e : entries_) f(e.name, e.key, e.value);
+  }
+
   const Node* get(std::string_view key) const {
     for (const Entry& e : entries_)
       if (e.name == key) return &e.value;
