@@ -369,13 +369,13 @@ nlohmann::json statusJson(const std::array<int, kSolveStatusCount>& counts) {
 
 std::string formatCsv(const Report& r) {
   std::ostringstream out;
-  out << "scene,solver,iterations,at_ms,aa,aa_fb,failed,failure_reason,solve_status";
+  out << "scene,solver,iterations,at_ms,aa,aa_fb,aa_nm,failed,failure_reason,solve_status";
   if (r.problems_mode) out << ",input_hash";
   out << "\n";
   const auto opt = [](const std::optional<double>& v) { return v ? exact(*v) : std::string(); };
   for (const Cell& c : r.cells) {
     out << csvField(c.scene) << "," << csvField(c.solver) << "," << c.iterations << ","
-        << opt(c.at_ms) << "," << opt(c.aa) << "," << opt(c.aa_fb) << ","
+        << opt(c.at_ms) << "," << opt(c.aa) << "," << opt(c.aa_fb) << "," << opt(c.aa_nm) << ","
         << (c.failed ? "true" : "false") << "," << csvField(c.failure_reason) << ","
         << csvField(statusSummary(c.solve_status));
     if (r.problems_mode) out << "," << c.input_hash;
@@ -434,6 +434,7 @@ std::string formatJson(const Report& r) {
     row["at_ms"] = opt(c.at_ms);
     row["aa"] = opt(c.aa);
     row["aa_fb"] = opt(c.aa_fb);
+    row["aa_nm"] = opt(c.aa_nm);
     row["failed"] = c.failed;
     row["failure_reason"] = c.failure_reason;
     row["solve_status"] = statusJson(c.solve_status);

@@ -48,7 +48,7 @@ struct RunFigures {
   long iterations_sum = 0;
   long contacts_sum = 0;
   DoubleBuffer solver_ms, step_ms;
-  double accuracy_sum = 0.0, accuracy_fb_sum = 0.0;
+  double accuracy_sum = 0.0, accuracy_fb_sum = 0.0, natural_map_sum = 0.0;
   int steps_with_constraints = 0, steps_with_contacts = 0;
   double bilateral_max = 0.0, dynamics_max = 0.0, penetration_max = 0.0;
   bool diverged = false;
@@ -158,6 +158,7 @@ int runSimulation(const RunOptions& o) {
     if (m.contacts > 0) {
       ++f.steps_with_contacts;
       f.accuracy_fb_sum += accuracyOf(m.contact_fb_residual);
+      f.natural_map_sum += m.contact_natural_map_error;
     }
     f.bilateral_max = std::max(f.bilateral_max, m.bilateral_residual);
     f.dynamics_max = std::max(f.dynamics_max, m.dynamics_residual);
@@ -197,6 +198,9 @@ int runSimulation(const RunOptions& o) {
   j["accuracy_fb_mean"] = f.steps_with_contacts > 0
                               ? nlohmann::json(f.accuracy_fb_sum / f.steps_with_contacts)
                               : nlohmann::json(nullptr);
+  j["natural_map_error_mean"] = f.steps_with_contacts > 0
+                                    ? nlohmann::json(f.natural_map_sum / f.steps_with_contacts)
+                                    : nlohmann::json(nullptr);
   j["bilateral_residual_max"] = f.bilateral_max;
   j["dynamics_residual_max"] = f.dynamics_max;
   j["max_penetration_m"] = f.penetration_max;

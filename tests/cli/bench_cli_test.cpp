@@ -98,17 +98,18 @@ TEST(BenchCli, CsvHasOneRowPerCell) {
   const auto rows = parseCsv(r.out);
   ASSERT_EQ(rows.size(), 1u + 2 * 2 * 2) << r.out;
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
-            "scene,solver,iterations,at_ms,aa,aa_fb,failed,failure_reason,solve_status");
+            "scene,solver,iterations,at_ms,aa,aa_fb,aa_nm,failed,failure_reason,solve_status");
   std::set<std::string> cells;
   for (size_t i = 1; i < rows.size(); ++i) {
-    ASSERT_EQ(rows[i].size(), 9u) << i;
+    ASSERT_EQ(rows[i].size(), 10u) << i;
     cells.insert(rows[i][0] + "/" + rows[i][1] + "/" + rows[i][2]);
     EXPECT_GT(std::stod(rows[i][3]), 0.0) << i;  // at_ms
     EXPECT_GT(std::stod(rows[i][4]), 0.0) << i;  // aa
     EXPECT_FALSE(rows[i][5].empty()) << i;       // aa_fb: both scenes have contacts
-    EXPECT_EQ(rows[i][6], "false") << i;
+    EXPECT_GT(std::stod(rows[i][6]), 0.0) << i;  // aa_nm
+    EXPECT_EQ(rows[i][7], "false") << i;
     // Tolerance 0: every one of the 5 steps' solves runs to the cap.
-    EXPECT_EQ(rows[i][8], "iteration-cap 5") << i;
+    EXPECT_EQ(rows[i][9], "iteration-cap 5") << i;
   }
   EXPECT_EQ(cells.size(), 8u);
   EXPECT_TRUE(cells.count("stack:boxes=3/pj/8"));
@@ -122,9 +123,8 @@ TEST(BenchCli, JsonRowsCarryEveryField) {
   EXPECT_EQ(j["mode"], "scene");
   ASSERT_EQ(j["rows"].size(), 2u);
   for (const auto& row : j["rows"]) {
-    for (const char* field :
-         {"scene", "solver", "iterations", "at_ms", "aa", "aa_fb", "failed", "failure_reason",
-          "solve_status"})
+    for (const char* field : {"scene", "solver", "iterations", "at_ms", "aa", "aa_fb", "aa_nm",
+                              "failed", "failure_reason", "solve_status"})
       EXPECT_TRUE(row.contains(field)) << field;
     EXPECT_EQ(row["solve_status"], nlohmann::json({{"iteration-cap", 5}}));
     EXPECT_EQ(row["scene"], "granular:spheres=27");

@@ -47,6 +47,7 @@ TEST(Cli, JsonRunPrintsExactlyOneObjectWithTheContractFields) {
                             "step_ms_mean",
                             "accuracy_mean",
                             "accuracy_fb_mean",
+                            "natural_map_error_mean",
                             "bilateral_residual_max",
                             "max_penetration_m",
                             "final_kinetic_energy",

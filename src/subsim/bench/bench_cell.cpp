@@ -45,6 +45,7 @@ void CellAverages::add(double solve_ms, const StepMetrics& m) {
   }
   if (m.contacts > 0) {
     fb += accuracyOf(m.contact_fb_residual);
+    nm += accuracyOf(m.contact_natural_map_error);
     ++n_fb;
   }
 }
@@ -54,6 +55,7 @@ void CellAverages::into(Cell& c) const {
   if (n > 0) c.at_ms = at / n;
   if (n_aa > 0) c.aa = aa / n_aa;
   if (n_fb > 0) c.aa_fb = fb / n_fb;
+  if (n_fb > 0) c.aa_nm = nm / n_fb;
 }
 
 }  // namespace subsim::bench

@@ -23,6 +23,7 @@ struct Cell {
   std::optional<double> at_ms;
   std::optional<double> aa;     // steps with at least one constraint
   std::optional<double> aa_fb;  // steps with at least one contact
+  std::optional<double> aa_nm;  // -log10 of FCLib's natural-map error, the same steps
   bool failed = false;
   std::string failure_mark;    // short, for the markdown cell: "diverged", "pen 12.3 mm"
   std::string failure_reason;  // full: step, value, limit
@@ -52,7 +53,7 @@ bool finiteMetrics(const StepMetrics& m);
 /// Sums for the cell averages (AT over every step, AA over steps with constraints, the FB
 /// accuracy over steps with contacts).
 struct CellAverages {
-  double at = 0.0, aa = 0.0, fb = 0.0;
+  double at = 0.0, aa = 0.0, fb = 0.0, nm = 0.0;
   int n = 0, n_aa = 0, n_fb = 0;
 
   void add(double solve_ms, const StepMetrics& m);
