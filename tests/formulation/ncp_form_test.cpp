@@ -26,17 +26,17 @@ TEST(NcpForm, EachStabilizationRule) {
   p.dt = 0.25;
   p.has_step_data = true;
   p.addSubsystem(1);
-  const auto add = [&](ConstraintType type, int rows, Stabilization rule, double erp) {
+  p.erp = 0.25;
+  const auto add = [&](ConstraintType type, int rows, Stabilization rule) {
     const int j = p.addConstraint(type, rows, 0.5);
     p.constraints[j].stabilization = rule;
-    p.constraints[j].erp = erp;
     p.jacobianFor(0)(0, 0) = 1.0;
     return p.constraints[j].row_offset;
   };
-  const int joint = add(ConstraintType::Bilateral, 1, Stabilization::Velocity, 1.0);
-  const int open = add(ConstraintType::Contact, 3, Stabilization::Speculative, 0.25);
-  const int deep = add(ConstraintType::Contact, 3, Stabilization::Speculative, 0.25);
-  const int spring = add(ConstraintType::Soft, 1, Stabilization::Position, 1.0);
+  const int joint = add(ConstraintType::Bilateral, 1, Stabilization::Velocity);
+  const int open = add(ConstraintType::Contact, 3, Stabilization::Speculative);
+  const int deep = add(ConstraintType::Contact, 3, Stabilization::Speculative);
+  const int spring = add(ConstraintType::Soft, 1, Stabilization::Position);
   p.error[joint] = 0.5;     // e = 0.5 / h
   p.error[open] = 0.125;    // open gap: closed exactly within the step, 0.125 / h
   p.error[deep] = -0.5;     // penetration: erp of it, 0.25 * -0.5 / h
@@ -72,6 +72,7 @@ TEST(NcpForm, StepDataOfASimulatedStep) {
   ASSERT_TRUE(p.has_step_data);
   ASSERT_TRUE(p.check().empty()) << p.check();
   EXPECT_EQ(p.theta, w.model().theta);
+  EXPECT_EQ(p.erp, w.model().contact.erp);
   const double g = thetaFactor(p.theta), h = p.dt;
   const VecX& vhat = w.lastSolution().vhat;
   int spheres = 0;
@@ -98,11 +99,12 @@ TEST(NcpForm, StepDataOfASimulatedStep) {
     ++contacts;
     ASSERT_GE(c.frame, 0);
     EXPECT_EQ(c.stabilization, Stabilization::Speculative);
-    EXPECT_EQ(c.erp, w.model().contact.erp);
+
     const Attachment& a = p.attachments[c.first_attachment];
     const Vec3 row = p.J(a).row(0).head<3>();
     EXPECT_NEAR(std::abs(row.dot(p.frames[c.frame].normal)), 1.0, 1e-12);
-    EXPECT_EQ(p.e[c.row_offset], ncpError(c, 0, p.error[c.row_offset], p.bias[c.row_offset], h));
+    EXPECT_EQ(p.e[c.row_offset],
+              ncpError(c, 0, p.error[c.row_offset], p.bias[c.row_offset], h, p.erp));
   }
   EXPECT_GT(contacts, 20);
   EXPECT_EQ(static_cast<int>(p.frames.size()), contacts);

@@ -170,9 +170,10 @@ TEST(ProblemFile, FileWithoutStepDataReadsAsNcpForm) {
   TempFile file(tempPath());
   writeProblemFile(file.path, {"t", "t", 0.01}, {problems.front()});
   for (const char* name : {"mass_data", "velocity", "error", "bias", "constraint_stabilization",
-                           "constraint_erp", "constraint_frame", "contact_frames"})
+                           "constraint_frame", "contact_frames"})
     detail::removeObjectForTesting(file.path, std::string("/problems/000000/") + name);
   detail::removeAttributeForTesting(file.path, "/problems/000000", "theta");
+  detail::removeAttributeForTesting(file.path, "/problems/000000", "erp");
   const ProblemFile read = readProblemFile(file.path);
   const StepProblem& q = read.problems.at(0).problem;
   EXPECT_FALSE(q.has_step_data);
@@ -268,6 +269,7 @@ TEST(ProblemHash, EqualForCopiesAndChangedByOneUlpInEveryField) {
 
     expectProblemHashChanges(p, "dt", [](StepProblem& q) { q.dt = nextUp(q.dt); });
     expectProblemHashChanges(p, "theta", [](StepProblem& q) { q.theta = nextUp(q.theta); });
+    expectProblemHashChanges(p, "erp", [](StepProblem& q) { q.erp = nextUp(q.erp); });
     const struct {
       const char* name;
       subsim::DoubleBuffer StepProblem::*member;
@@ -316,9 +318,6 @@ TEST(ProblemHash, EqualForCopiesAndChangedByOneUlpInEveryField) {
       expectProblemHashChanges(p, "stabilization" + at, [&](StepProblem& q) {
         Stabilization& s = q.constraints[j].stabilization;
         s = s == Stabilization::Position ? Stabilization::Velocity : Stabilization::Position;
-      });
-      expectProblemHashChanges(p, "erp" + at, [&](StepProblem& q) {
-        q.constraints[j].erp = nextUp(q.constraints[j].erp);
       });
       expectProblemHashChanges(p, "frame" + at, [&](StepProblem& q) { ++q.constraints[j].frame; });
     }
@@ -881,15 +880,14 @@ TEST_F(CorruptProblemFile, NeverCrashesOnCorruptIndices) {
                            "error",
                            "bias",
                            "constraint_stabilization",
-                           "constraint_erp",
                            "constraint_frame",
                            "contact_frames"}) {
     const std::string full = std::string(kGroup) + name;
     // Emptied with the right element type, so that the size checks (not the type check) answer.
     const std::string n(name);
-    const bool integers = n == "subsystems" || n == "attachments" ||
-                          (n.starts_with("constraint_") && n != "constraint_mu" &&
-                           n != "constraint_key" && n != "constraint_erp");
+    const bool integers =
+        n == "subsystems" || n == "attachments" ||
+        (n.starts_with("constraint_") && n != "constraint_mu" && n != "constraint_key");
     const std::size_t cols = n == "subsystems"       ? 3
                              : n == "attachments"    ? 4
                              : n == "contact_frames" ? 6

@@ -46,6 +46,7 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
   problem.clear();
   problem.dt = h;
   problem.theta = model.theta;
+  problem.erp = model.contact.erp;
   problem.has_step_data = true;
   robots_.resize(model.robots.size());
   for (size_t r = 0; r < model.robots.size(); ++r)

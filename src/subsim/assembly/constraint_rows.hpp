@@ -11,10 +11,9 @@ void addSpringConstraint(const AssemblyContext& ctx, int spring, double h, StepP
 /// segments belong to one rigid-body subsystem, the same rows folded into that A_i and b_i.
 void addRodCouplingConstraint(const AssemblyContext& ctx, int coupling, double h,
                               StepProblem& problem);
-/// Makes the last added constraint a contact's: Speculative stabilisation with `erp`, the raw
-/// gap on its normal row, and its frame.
-void setContactRows(StepProblem& problem, double erp, const Vec3& point, const Vec3& normal,
-                    double gap);
+/// Makes the last added constraint a contact's: Speculative stabilisation (StepProblem::erp), the
+/// raw gap on its normal row, and its frame.
+void setContactRows(StepProblem& problem, const Vec3& point, const Vec3& normal, double gap);
 /// Returns the constraint index.
 int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& contact,
                          StepProblem& problem);

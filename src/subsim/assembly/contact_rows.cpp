@@ -13,11 +13,9 @@ void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
   t2 = n.cross(t1);
 }
 
-void setContactRows(StepProblem& problem, double erp, const Vec3& point, const Vec3& normal,
-                    double gap) {
+void setContactRows(StepProblem& problem, const Vec3& point, const Vec3& normal, double gap) {
   Constraint& c = problem.constraints.back();
   c.stabilization = Stabilization::Speculative;
-  c.erp = erp;
   problem.error[c.row_offset] = gap;
   problem.setContactFrame(point, normal);
 }
@@ -36,7 +34,7 @@ int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& c,
               pointVelocityRows(p - ctx.state.pose[c.body_a].position, dirs, 3), 1.0);
   addBodyRows(problem, ctx, c.body_b,
               pointVelocityRows(p - ctx.state.pose[c.body_b].position, dirs, 3), -1.0);
-  setContactRows(problem, ctx.model.contact.erp, p, dirs[0], c.geometry.gap);
+  setContactRows(problem, p, dirs[0], c.geometry.gap);
   return j;
 }
 

@@ -128,7 +128,7 @@ int addDeformableContactConstraint(const AssemblyContext& ctx, const DeformableS
   const Vec3 p_rigid = c.geometry.point - 0.5 * c.geometry.gap * c.geometry.normal;
   const Pose& pose = ctx.state.pose[shape.body];
   addBodyRows(problem, ctx, shape.body, pointVelocityRows(p_rigid - pose.position, dirs, 3), -1.0);
-  setContactRows(problem, ctx.model.contact.erp, c.geometry.point, dirs[0], c.geometry.gap);
+  setContactRows(problem, c.geometry.point, dirs[0], c.geometry.gap);
   return j;
 }
 

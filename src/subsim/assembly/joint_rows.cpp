@@ -101,9 +101,8 @@ void addJointConstraints(const AssemblyContext& ctx, int index, double h, StepPr
     if (sides[side] > near) continue;
     const double sign = side == 0 ? 1.0 : -1.0;
     const Vec3 dir = sign * aw;
-    // Speculative with erp 1: e = (distance to the limit) / h on either side of it.
+    // e = (distance to the limit) / h on either side of it (Velocity: no erp, unlike a contact).
     problem.addConstraint(ConstraintType::Unilateral, 1, 0.0, jointKey(index, 1 + side));
-    problem.constraints.back().stabilization = Stabilization::Speculative;
     addBodyRows(problem, ctx, j.body_a, angularRows(&dir, 1), 1.0);
     addBodyRows(problem, ctx, j.body_b, angularRows(&dir, 1), -1.0);
     problem.error[problem.constraints.back().row_offset] = sides[side];

@@ -117,7 +117,6 @@ void addRobotLimitConstraints(const AssemblyContext& ctx, int robot, double h,
   const VecX& q = ctx.state.robot_q[robot];
   const VecX& v = ctx.state.robot_v[robot];
   const int subsystem = ctx.partition.robot_subsystem[robot];
-  const double erp = ctx.model.contact.erp;
   for (size_t l = 0; l < r.articulation.links.size(); ++l) {
     const ArticulationLink& link = r.articulation.links[l];
     if (!scalarJoint(link) || !link.limited) continue;
@@ -132,7 +131,6 @@ void addRobotLimitConstraints(const AssemblyContext& ctx, int robot, double h,
       auto J = problem.jacobianFor(subsystem);
       J(0, link.v_index) = side == 0 ? 1.0 : -1.0;
       problem.constraints[j].stabilization = Stabilization::Speculative;
-      problem.constraints[j].erp = erp;
       problem.error[problem.constraints[j].row_offset] = gap;
     }
   }

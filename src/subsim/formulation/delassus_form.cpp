@@ -185,30 +185,6 @@ bool DelassusForm::build(const StepProblem& p, int threads) {
   return std::find(llt_failed_.begin(), llt_failed_.end(), 1) == llt_failed_.end();
 }
 
-void DelassusForm::multiplyBlock(int j, const double* x, double* y) const {
-  const StepProblem& p = *p_;
-  const Constraint& c = p.constraints[j];
-  const int rj = c.rows;
-  const double* Wjj = blocks_.data() + diag_offset_[j];
-  const double* xj = x + c.row_offset;
-  for (int r = 0; r < rj; ++r) {
-    double acc = 0.0;
-    for (int col = 0; col < rj; ++col) acc += Wjj[r * rj + col] * xj[col];
-    y[r] = acc;
-  }
-  for (int e = nb_begin_[j]; e < nb_begin_[j + 1]; ++e) {
-    const Constraint& ck = p.constraints[nb_constraint_[e]];
-    const int rk = ck.rows;
-    const double* W = blocks_.data() + nb_offset_[e];
-    const double* xk = x + ck.row_offset;
-    for (int r = 0; r < rj; ++r) {
-      double acc = 0.0;
-      for (int col = 0; col < rk; ++col) acc += W[r * rk + col] * xk[col];
-      y[r] += acc;
-    }
-  }
-}
-
 void DelassusForm::multiply(const double* x, double* y) const {
   for (int j = 0; j < numConstraints(); ++j) multiplyBlock(j, x, y + p_->constraints[j].row_offset);
 }

@@ -100,4 +100,29 @@ class DelassusForm {
   DoubleBuffer free_v_;  // A^{-1} b per DOF
 };
 
+// Inline: the projected iterations and NNewton's Krylov products call it once per constraint in
+// their inner loops (out of line it cost PGS, PJ and NNewton 4-11 % on granular and stir).
+namespace delassus_detail {
+inline double dot(const double* a, const double* b, int n) {
+  double s = 0.0;
+  for (int k = 0; k < n; ++k) s += a[k] * b[k];
+  return s;
+}
+}  // namespace delassus_detail
+
+inline void DelassusForm::multiplyBlock(int j, const double* x, double* y) const {
+  using delassus_detail::dot;
+  const StepProblem& p = *p_;
+  const Constraint& c = p.constraints[j];
+  const int rj = c.rows;
+  const double* Wjj = diagonalBlock(j);
+  const double* xj = x + c.row_offset;
+  for (int r = 0; r < rj; ++r) y[r] = dot(Wjj + r * rj, xj, rj);
+  for (int e = neighbourBegin(j); e < neighbourEnd(j); ++e) {
+    const Constraint& ck = p.constraints[neighbourConstraint(e)];
+    const double* Wjk = neighbourBlock(e);
+    for (int r = 0; r < rj; ++r) y[r] += dot(Wjk + r * ck.rows, x + ck.row_offset, ck.rows);
+  }
+}
+
 }  // namespace subsim

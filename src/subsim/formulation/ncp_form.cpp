@@ -2,7 +2,7 @@
 
 namespace subsim {
 
-double ncpError(const Constraint& c, int k, double error, double bias, double h) {
+double ncpError(const Constraint& c, int k, double error, double bias, double h, double erp) {
   switch (c.stabilization) {
     case Stabilization::Velocity:
       return bias + error / h;
@@ -10,7 +10,7 @@ double ncpError(const Constraint& c, int k, double error, double bias, double h)
       // The normal row closes an open gap exactly within the step (speculative contact) and
       // pushes out erp of a penetration; the tangent rows carry only the known velocities.
       if (k > 0) return bias;
-      return bias + (error >= 0.0 ? error : c.erp * error) / h;
+      return bias + (error >= 0.0 ? error : erp * error) / h;
     case Stabilization::Position:
       return bias + error;
   }
@@ -23,7 +23,7 @@ void formNcpErrors(StepProblem& p) {
   for (const Constraint& c : p.constraints)
     for (int k = 0; k < c.rows; ++k) {
       const int row = c.row_offset + k;
-      p.e[row] = ncpError(c, k, p.error[row], p.bias[row], h);
+      p.e[row] = ncpError(c, k, p.error[row], p.bias[row], h, p.erp);
     }
 }
 

@@ -6,8 +6,8 @@
 //
 // the form of the SubADMM and AL papers.  A_i, b_i and J are the step's data as assembled; this
 // builder forms e from each row's raw error, known velocity term and stabilisation rule
-// (StepProblem::error, bias, Constraint::stabilization and erp), so the rule by which a gap or a
-// joint error becomes a velocity lives in one place, and a formulation that stabilises
+// (StepProblem::error, bias, Constraint::stabilization, StepProblem::erp), so the rule by which a
+// gap or a joint error becomes a velocity lives in one place, and a formulation that stabilises
 // differently (the Schur paper's box MLCP with Baumgarte's term, the LCPs of the RPI simulator)
 // reads the same raw data instead of undoing this one.
 //
@@ -26,10 +26,12 @@ namespace subsim {
 ///   Velocity     e = bias + error / h
 ///   Speculative  e = bias + (error >= 0 ? error : erp error) / h on the first row, bias on others
 ///   Position     e = bias + error
-/// with h = problem.dt.  Needs has_step_data (e of an NCP-only problem is left as it is).
+/// with h = problem.dt and erp = problem.erp.  Needs has_step_data (e of an NCP-only problem is
+/// left as it is).
 void formNcpErrors(StepProblem& problem);
 
 /// The e of one constraint's row `k` (0-based within the constraint) by the rule above.
-double ncpError(const Constraint& constraint, int k, double error, double bias, double h);
+double ncpError(const Constraint& constraint, int k, double error, double bias, double h,
+                double erp);
 
 }  // namespace subsim

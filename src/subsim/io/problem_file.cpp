@@ -207,20 +207,18 @@ void writeTreeStructure(hid_t g, const StepProblem& p, const std::string& contex
 // problems give the files they always gave.
 void writeStepData(hid_t g, const StepProblem& p, const std::string& context) {
   writeAttribute(g, "theta", p.theta, context);
+  writeAttribute(g, "erp", p.erp, context);
   writeVector(g, "mass_data", p.mass_data, context);
   writeVector(g, "velocity", p.velocity, context);
   writeVector(g, "error", p.error, context);
   writeVector(g, "bias", p.bias, context);
   const std::size_t nc = p.constraints.size();
   std::vector<int> stabilization(nc), frame(nc);
-  DoubleBuffer erp(nc);
   for (std::size_t j = 0; j < nc; ++j) {
     stabilization[j] = static_cast<int>(p.constraints[j].stabilization);
-    erp[j] = p.constraints[j].erp;
     frame[j] = p.constraints[j].frame;
   }
   writeVector(g, "constraint_stabilization", stabilization, context);
-  writeVector(g, "constraint_erp", erp, context);
   writeVector(g, "constraint_frame", frame, context);
   DoubleBuffer frames;
   frames.reserve(6 * p.frames.size());
@@ -466,13 +464,13 @@ class Reader : FileReader {
   void readStepData(hid_t g, const std::string& where, StepProblem& p) const {
     p.has_step_data = true;
     p.theta = readDouble(g, where, "theta");
+    p.erp = readDouble(g, where, "erp");
     p.mass_data = readAny<double>(g, where, "mass_data");
     p.velocity = readAny<double>(g, where, "velocity");
     p.error = readAny<double>(g, where, "error");
     p.bias = readAny<double>(g, where, "bias");
     const std::size_t nc = p.constraints.size();
     const std::vector<int> stabilization = readSized<int>(g, where, "constraint_stabilization", nc);
-    const DoubleBuffer erp = readSized<double>(g, where, "constraint_erp", nc);
     const std::vector<int> frame = readSized<int>(g, where, "constraint_frame", nc);
     for (std::size_t j = 0; j < nc; ++j) {
       if (stabilization[j] < 0 || stabilization[j] >= kNumStabilizations)
@@ -481,7 +479,6 @@ class Reader : FileReader {
              std::to_string(kNumStabilizations - 1));
       Constraint& c = p.constraints[j];
       c.stabilization = static_cast<Stabilization>(stabilization[j]);
-      c.erp = erp[j];
       c.frame = frame[j];
     }
     const DoubleBuffer frames = readAny<double>(g, where, "contact_frames", 6);
@@ -497,7 +494,7 @@ class Reader : FileReader {
     for (const Constraint& c : p.constraints)
       for (int k = 0; k < c.rows; ++k) {
         const std::size_t row = static_cast<std::size_t>(c.row_offset + k);
-        const double expected = ncpError(c, k, p.error[row], p.bias[row], p.dt);
+        const double expected = ncpError(c, k, p.error[row], p.bias[row], p.dt, p.erp);
         if (!(expected == p.e[row]))
           fail("dataset " + where + "e: row " + std::to_string(row) + " is " +
                std::to_string(p.e[row]) + " but its step data (error, bias, " +

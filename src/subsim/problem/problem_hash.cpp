@@ -70,13 +70,13 @@ std::uint64_t problemHash(const StepProblem& p) {
   // The step data only when present, so NCP-only problems keep their recorded hashes.
   if (p.has_step_data) {
     h.add(p.theta);
+    h.add(p.erp);
     h.add(p.mass_data);
     h.add(p.velocity);
     h.add(p.error);
     h.add(p.bias);
     for (const Constraint& c : p.constraints) {
       h.add(static_cast<int>(c.stabilization));
-      h.add(c.erp);
       h.add(c.frame);
     }
     h.addSize(p.frames.size());

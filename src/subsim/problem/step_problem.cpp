@@ -304,6 +304,10 @@ std::string StepProblem::checkStepData() const {
     err << "theta " << theta << " outside [0, 1)";
     return err.str();
   }
+  if (!(erp >= 0.0 && erp <= 1.0)) {
+    err << "erp " << erp << " outside [0, 1]";
+    return err.str();
+  }
   if (mass_data.size() != a_data.size() || velocity.size() != b.size())
     return "mass blocks or velocities do not add up";
   if (error.size() != e.size() || bias.size() != e.size())
@@ -327,10 +331,8 @@ std::string StepProblem::checkStepData() const {
   int next_frame = 0;
   for (int j = 0; j < numConstraints(); ++j) {
     const Constraint& c = constraints[j];
-    if (static_cast<int>(c.stabilization) > static_cast<int>(Stabilization::Position) ||
-        !(c.erp >= 0.0 && c.erp <= 1.0)) {
-      err << "constraint " << j << ": bad stabilisation (rule " << static_cast<int>(c.stabilization)
-          << ", erp " << c.erp << ")";
+    if (static_cast<int>(c.stabilization) > static_cast<int>(Stabilization::Position)) {
+      err << "constraint " << j << ": bad stabilisation rule " << static_cast<int>(c.stabilization);
       return err.str();
     }
     if (c.frame < 0) continue;

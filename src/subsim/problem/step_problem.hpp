@@ -42,8 +42,8 @@ const char* constraintTypeName(ConstraintType type);
 enum class Stabilization : std::uint8_t {
   Velocity,     // e = error / h: the error is removed within the step (joints, FEM interfaces)
   Speculative,  // first row e = (error >= 0 ? error : erp error) / h, other rows 0: a contact's
-                // normal row closes an open gap exactly and pushes out erp of a penetration
-                // per step; joint limits the same
+                // normal row closes an open gap exactly and pushes out erp (StepProblem::erp)
+                // of a penetration per step; robot joint limits the same
   Position,     // e = error: soft rows, whose k' and c' turn it into an impulse
 };
 
@@ -92,17 +92,17 @@ struct Attachment {
   int local_offset = 0;
 };
 
+// Kept small (40 bytes): every solver walks the constraints in its inner loops.
 struct Constraint {
   ConstraintType type = ConstraintType::Bilateral;
-  int rows = 0;        // 1..6; a contact has 3
-  int row_offset = 0;  // into e, soft_k, soft_c and lambda
+  Stabilization stabilization = Stabilization::Velocity;  // step data: how e is formed
+  int rows = 0;                                           // 1..6; a contact has 3
+  int row_offset = 0;                                     // into e, soft_k, soft_c and lambda
   int first_attachment = 0;
   int num_attachments = 0;
+  int frame = -1;         // step data, contacts: index into StepProblem::frames (-1: none)
   double mu = 0.0;        // contact friction coefficient
   std::uint64_t key = 0;  // persistent identity across steps for warm start (0: none)
-  Stabilization stabilization = Stabilization::Velocity;
-  double erp = 1.0;  // Speculative only: the fraction of a penetration pushed out per step
-  int frame = -1;    // contacts: index into StepProblem::frames (-1: none)
 };
 
 using RowMajorMatX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -114,6 +114,8 @@ struct StepProblem {
   /// The integration parameter of vhat = theta v_k + (1 - theta) v_{k+1} (v_{k+1} = (vhat -
   /// theta v_k) / (1 - theta)).
   double theta = 0.5;
+  /// The fraction of a penetration that Speculative rows push out per step (Model's contact erp).
+  double erp = 1.0;
   /// True when the step data below (mass blocks, velocities, raw errors, frames) describe the
   /// step: a problem assembled by subsim or read from a problem file of schema 3 or later.  False
   /// for a problem given in its NCP form only (built by hand, read from an older file): e is then
