@@ -71,26 +71,17 @@ struct AlNewtonOptions {
   double inner_ratio = 1.0;
 };
 
-class AlNewtonSolver final : public Solver {
+class AlNewtonSolver final : public SolverWithOptions<AlNewtonSolver, AlNewtonOptions> {
  public:
   enum class Variant { Canal, SemismoothNewton, TrustRegionDogleg };
-  using Options = AlNewtonOptions;
   explicit AlNewtonSolver(Variant variant, AlNewtonOptions options = AlNewtonOptions())
-      : variant_(variant), options_(options) {}
+      : SolverWithOptions(options), variant_(variant) {}
 
   std::string_view name() const override;
   void solve(const StepProblem& problem, const SolverSettings& settings,
              StepSolution& solution) override;
 
-  Options& options() { return options_; }
-  const Options& options() const { return options_; }
   static const OptionTable<Options>& optionTable();
-  void setOption(std::string_view key, std::string_view value) override {
-    optionTable().set(options_, name(), key, value);
-  }
-  std::string option(std::string_view key) const override {
-    return optionTable().get(options_, name(), key);
-  }
 
   /// Penalty at the end of the last solve, AL loops and line-search evaluations it took.
   double beta() const { return beta_; }
@@ -114,7 +105,6 @@ class AlNewtonSolver final : public Solver {
   void applyH(const VecX& x, bool transpose, VecX& y);
 
   Variant variant_;
-  AlNewtonOptions options_;
   const StepProblem* p_ = nullptr;
   SparseNewtonSystem system_;
   double beta_ = 1.0;

@@ -67,24 +67,15 @@ struct FadmmOptions {
   double relaxation = 1.5;
 };
 
-class FadmmSolver final : public Solver {
+class FadmmSolver final : public SolverWithOptions<FadmmSolver, FadmmOptions> {
  public:
-  using Options = FadmmOptions;
-  explicit FadmmSolver(Options options = Options()) : options_(options) {}
+  using SolverWithOptions::SolverWithOptions;
 
   std::string_view name() const override { return "fadmm"; }
   void solve(const StepProblem& problem, const SolverSettings& settings,
              StepSolution& solution) override;
 
-  Options& options() { return options_; }
-  const Options& options() const { return options_; }
   static const OptionTable<Options>& optionTable();
-  void setOption(std::string_view key, std::string_view value) override {
-    optionTable().set(options_, name(), key, value);
-  }
-  std::string option(std::string_view key) const override {
-    return optionTable().get(options_, name(), key);
-  }
 
   /// The penalty at the end of the last solve.
   double beta() const { return beta_; }
@@ -95,7 +86,6 @@ class FadmmSolver final : public Solver {
   /// K = A + beta J^T J factored; false when it is not positive definite.
   bool factorize(double beta);
 
-  Options options_;
   SparseNewtonSystem system_;  // A, J and K = A + beta J^T J
   double beta_ = 1.0;
   // Per-solve vectors, sized at the start of solve().

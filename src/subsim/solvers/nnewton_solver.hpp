@@ -74,24 +74,15 @@ struct NnewtonOptions {
   int max_halvings = 20;
 };
 
-class NnewtonSolver final : public Solver {
+class NnewtonSolver final : public SolverWithOptions<NnewtonSolver, NnewtonOptions> {
  public:
-  using Options = NnewtonOptions;
-  explicit NnewtonSolver(Options options = Options()) : options_(options) {}
+  using SolverWithOptions::SolverWithOptions;
 
   std::string_view name() const override { return "nnewton"; }
   void solve(const StepProblem& problem, const SolverSettings& settings,
              StepSolution& solution) override;
 
-  Options& options() { return options_; }
-  const Options& options() const { return options_; }
   static const OptionTable<Options>& optionTable();
-  void setOption(std::string_view key, std::string_view value) override {
-    optionTable().set(options_, name(), key, value);
-  }
-  std::string option(std::string_view key) const override {
-    return optionTable().get(options_, name(), key);
-  }
 
   /// GMRES iterations summed over the last solve.
   int linearIterations() const { return linear_iterations_; }
@@ -122,7 +113,6 @@ class NnewtonSolver final : public Solver {
   /// ||rhs - H x||_2 <= tolerance; returns the iterations taken.
   int gmres(const double* rhs, double tolerance, double* x);
 
-  Options options_;
   DelassusForm w_;
   const StepProblem* p_ = nullptr;
   std::vector<int> block_offset_;  // per constraint, into B_, C_, M_ (rows^2 each)

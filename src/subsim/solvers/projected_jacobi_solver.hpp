@@ -29,29 +29,20 @@ struct ProjectedJacobiOptions {
   double omega = 0.3;
 };
 
-class ProjectedJacobiSolver final : public Solver {
+class ProjectedJacobiSolver final
+    : public SolverWithOptions<ProjectedJacobiSolver, ProjectedJacobiOptions> {
  public:
-  using Options = ProjectedJacobiOptions;
-  explicit ProjectedJacobiSolver(Options options = Options()) : options_(options) {}
+  using SolverWithOptions::SolverWithOptions;
 
   std::string_view name() const override { return "pj"; }
   void solve(const StepProblem& problem, const SolverSettings& settings,
              StepSolution& solution) override;
 
-  Options& options() { return options_; }
-  const Options& options() const { return options_; }
   static const OptionTable<Options>& optionTable();
-  void setOption(std::string_view key, std::string_view value) override {
-    optionTable().set(options_, name(), key, value);
-  }
-  std::string option(std::string_view key) const override {
-    return optionTable().get(options_, name(), key);
-  }
 
   const DelassusForm& delassus() const { return w_; }
 
  private:
-  Options options_;
   DelassusForm w_;
   DoubleBuffer next_;    // lambda^{l+1}
   DoubleBuffer change_;  // per constraint max D |dlambda|

@@ -112,6 +112,28 @@ class Solver {
   }
 };
 
+/// A solver with typed options (Derived::Options, described by Derived::optionTable()): the typed
+/// access and the text interface of Solver, written once for every such solver.
+template <class Derived, class OptionsType>
+class SolverWithOptions : public Solver {
+ public:
+  using Options = OptionsType;
+  explicit SolverWithOptions(Options options = Options()) : options_(options) {}
+
+  /// The options, typed; setOption and option() read and write them as text.
+  Options& options() { return options_; }
+  const Options& options() const { return options_; }
+  void setOption(std::string_view key, std::string_view value) override {
+    Derived::optionTable().set(options_, name(), key, value);
+  }
+  std::string option(std::string_view key) const override {
+    return Derived::optionTable().get(options_, name(), key);
+  }
+
+ protected:
+  Options options_;
+};
+
 /// The papers' two kinds: first-order methods iterate cheap steps; Newton-type ones solve the
 /// full linear system each iteration, and the papers' tables give them a tenth of the iterations.
 enum class SolverKind { FirstOrder, NewtonType };

@@ -97,25 +97,15 @@ struct SubadmmOptions {
   int sparse_min_dof = SparseSubsystemFactorization::kDefaultMinDof;
 };
 
-class SubadmmSolver final : public Solver {
+class SubadmmSolver final : public SolverWithOptions<SubadmmSolver, SubadmmOptions> {
  public:
-  using Options = SubadmmOptions;
-  explicit SubadmmSolver(Options options = Options()) : options_(options) {}
+  using SolverWithOptions::SolverWithOptions;
 
   std::string_view name() const override { return "subadmm"; }
   void solve(const StepProblem& problem, const SolverSettings& settings,
              StepSolution& solution) override;
 
-  /// The options, typed; setOption and option() read and write them as text.
-  Options& options() { return options_; }
-  const Options& options() const { return options_; }
   static const OptionTable<Options>& optionTable();
-  void setOption(std::string_view key, std::string_view value) override {
-    optionTable().set(options_, name(), key, value);
-  }
-  std::string option(std::string_view key) const override {
-    return optionTable().get(options_, name(), key);
-  }
 
   /// Current penalties, one per subsystem (after the last solve).
   const DoubleBuffer& beta() const { return beta_; }
@@ -187,7 +177,6 @@ class SubadmmSolver final : public Solver {
   std::vector<char> beta_changed_;  // per subsystem, since the last Anderson step
   double aa_last_f2_ = 0.0;
   double relax_ = 1.0;  // over-relaxation of the current solve
-  Options options_;
 };
 
 }  // namespace subsim
