@@ -180,8 +180,17 @@ void NnewtonSolver::applyH(const double* x, double* y) const {
     const int rj = c.rows;
     const int off = block_offset_[j];
     const double* xj = x + c.row_offset;
+    // (W x)_j fused with the B_j and C_j products in this loop: the same sums as
+    // DelassusForm::multiplyBlock, written out because that call, inlined here, measured 2-4 %
+    // slower on granular and stir (GCC 12 schedules the fused loop better).
     double t[6];
-    w_.multiplyBlock(j, x, t);
+    const double* Wjj = w_.diagonalBlock(j);
+    for (int r = 0; r < rj; ++r) t[r] = dot(Wjj + r * rj, xj, rj);
+    for (int e = w_.neighbourBegin(j); e < w_.neighbourEnd(j); ++e) {
+      const Constraint& ck = p_->constraints[w_.neighbourConstraint(e)];
+      const double* Wjk = w_.neighbourBlock(e);
+      for (int r = 0; r < rj; ++r) t[r] += dot(Wjk + r * ck.rows, x + ck.row_offset, ck.rows);
+    }
     const double* B = B_.data() + off;
     const double* C = C_.data() + off;
     double* yj = y + c.row_offset;
