@@ -48,15 +48,15 @@ class DelassusForm {
   int numConstraints() const { return static_cast<int>(diag_offset_.size()); }
   int numRows() const { return static_cast<int>(c_.size()); }
 
-  /// y_j = (W x)_j, constraint j's rows (at most 6) of the regularised W.
-  void multiplyBlock(int j, const double* x, double* y) const;
+  /// y_j = (W x)_j + start_j, constraint j's rows (at most 6) of the regularised W; start_j (its
+  /// rows) may be null for none.  One kernel for the products of PGS, PJ and NNewton; the sums
+  /// begin at start_j, so that c joins them at no extra pass.
+  void multiplyBlock(int j, const double* x, double* y, const double* start = nullptr) const;
   /// y = W x, every row (regularised W).
   void multiply(const double* x, double* y) const;
   /// g = (W lambda + c)_j, constraint j's rows (at most 6) of the regularised system.
   void constraintVelocity(int j, const double* lambda, double* g) const {
-    multiplyBlock(j, lambda, g);
-    const int o = p_->constraints[j].row_offset;
-    for (int r = 0; r < p_->constraints[j].rows; ++r) g[r] += c_[o + r];
+    multiplyBlock(j, lambda, g, c_.data() + p_->constraints[j].row_offset);
   }
 
   /// vhat = A^{-1} (b + J^T lambda), all subsystems.
@@ -110,14 +110,19 @@ inline double dot(const double* a, const double* b, int n) {
 }
 }  // namespace delassus_detail
 
-inline void DelassusForm::multiplyBlock(int j, const double* x, double* y) const {
+inline void DelassusForm::multiplyBlock(int j, const double* x, double* y,
+                                        const double* start) const {
   using delassus_detail::dot;
   const StepProblem& p = *p_;
   const Constraint& c = p.constraints[j];
   const int rj = c.rows;
   const double* Wjj = diagonalBlock(j);
   const double* xj = x + c.row_offset;
-  for (int r = 0; r < rj; ++r) y[r] = dot(Wjj + r * rj, xj, rj);
+  if (start == nullptr) {
+    for (int r = 0; r < rj; ++r) y[r] = dot(Wjj + r * rj, xj, rj);
+  } else {
+    for (int r = 0; r < rj; ++r) y[r] = start[r] + dot(Wjj + r * rj, xj, rj);
+  }
   for (int e = neighbourBegin(j); e < neighbourEnd(j); ++e) {
     const Constraint& ck = p.constraints[neighbourConstraint(e)];
     const double* Wjk = neighbourBlock(e);

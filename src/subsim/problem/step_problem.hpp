@@ -40,7 +40,8 @@ const char* constraintTypeName(ConstraintType type);
 /// How a constraint's raw errors enter the NCP's e (formulation/ncp_form.hpp; the box MLCP and
 /// LCP formulations state their own rule from the same data).  `bias` is added in every case.
 enum class Stabilization : std::uint8_t {
-  Velocity,     // e = error / h: the error is removed within the step (joints, FEM interfaces)
+  Velocity,     // e = error / h: the error is removed within the step (joints, hinge limits, FEM
+                // interfaces and attachments)
   Speculative,  // first row e = (error >= 0 ? error : erp error) / h, other rows 0: a contact's
                 // normal row closes an open gap exactly and pushes out erp (StepProblem::erp)
                 // of a penetration per step; robot joint limits the same
@@ -117,9 +118,10 @@ struct StepProblem {
   /// The fraction of a penetration that Speculative rows push out per step (Model's contact erp).
   double erp = 1.0;
   /// True when the step data below (mass blocks, velocities, raw errors, frames) describe the
-  /// step: a problem assembled by subsim or read from a problem file of schema 3 or later.  False
-  /// for a problem given in its NCP form only (built by hand, read from an older file): e is then
-  /// the only constraint term, and formulations that need the step data refuse it.
+  /// step: a problem assembled by subsim or read from a problem file that carries them
+  /// (docs/problem-format.md, "Step data").  False for a problem given in its NCP form only (built
+  /// by hand, read from an older file): e is then the only constraint term, and formulations that
+  /// need the step data refuse it.
   bool has_step_data = false;
   std::vector<Subsystem> subsystems;
   DoubleBuffer a_data;     // all A_i blocks
