@@ -2,37 +2,13 @@
 // pairs, output order and normal orientation, and no allocation once warmed up.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <random>
 #include <utility>
 #include <vector>
 
 #include "geometry/geometry_test_util.hpp"
 #include "subsim/geometry/collision_detector.hpp"
-
-// Counts heap allocations while enabled, to check the detectors' buffer reuse.
-namespace {
-std::atomic<bool> g_count_allocations{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-void* operator new(std::size_t size) {
-  if (g_count_allocations.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-// GCC cannot see that this malloc-based operator new pairs with these deletes.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-#pragma GCC diagnostic pop
+#include "support/allocation_count.hpp"
 
 namespace subsim {
 namespace {
@@ -178,11 +154,9 @@ TEST(Detectors, NoAllocationOnceWarm) {
   for (const auto& detector : {makeSweepAndPruneDetector(), makeBruteForceDetector()}) {
     std::vector<ContactPoint> out;
     detector->detect(objects, all, out);  // grows the buffers and `out`
-    g_allocations = 0;
-    g_count_allocations = true;
+    const long before = test::allocationCount();
     detector->detect(objects, all, out);
-    g_count_allocations = false;
-    EXPECT_EQ(g_allocations.load(), 0) << detector->name();
+    EXPECT_EQ(test::allocationCount(), before) << detector->name();
     EXPECT_FALSE(out.empty());
   }
 }
