@@ -93,4 +93,33 @@ void setIntAttributeForTesting(const std::string& path, const std::string& objec
   sealFile(path);
 }
 
+void writeUnsealedHdf5ForTesting(const std::string& path,
+                                 const std::vector<std::pair<std::string, std::vector<int>>>& ints,
+                                 const std::vector<std::pair<std::string, DoubleBuffer>>& reals,
+                                 const std::vector<std::pair<std::string, std::string>>& texts) {
+  const std::string context = "writeUnsealedHdf5ForTesting('" + path + "'): ";
+  silenceHdf5();
+  Handle file = createFile(path, context);
+  Handle lcpl = checked(H5Pcreate(H5P_LINK_CREATE), H5Pclose, context, "link list");
+  checkStatus(H5Pset_create_intermediate_group(lcpl.get(), 1), context, "link list");
+  const auto dataset = [&](const std::string& name, hid_t type, hsize_t n, bool scalar,
+                           const void* data) {
+    Handle space = checked(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr),
+                           H5Sclose, context, name);
+    Handle set = checked(H5Dcreate2(file.get(), name.c_str(), type, space.get(), lcpl.get(),
+                                    H5P_DEFAULT, H5P_DEFAULT),
+                         H5Dclose, context, name);
+    if (scalar || n > 0)
+      checkStatus(H5Dwrite(set.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), context, name);
+  };
+  for (const auto& [name, v] : ints) dataset(name, H5T_NATIVE_INT, v.size(), false, v.data());
+  for (const auto& [name, v] : reals) dataset(name, H5T_NATIVE_DOUBLE, v.size(), false, v.data());
+  for (const auto& [name, text] : texts) {
+    Handle type = checked(H5Tcopy(H5T_C_S1), H5Tclose, context, name);
+    checkStatus(H5Tset_size(type.get(), text.size() + 1), context, name);
+    dataset(name, type.get(), 1, true, text.c_str());
+  }
+  checkStatus(file.close(), context, "close");
+}
+
 }  // namespace subsim::detail

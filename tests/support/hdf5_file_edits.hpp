@@ -7,6 +7,7 @@
 // builds link; not in the library.  Errors throw std::runtime_error with HDF5's reason.
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "subsim/math/types.hpp"
@@ -35,5 +36,14 @@ void removeAttributeForTesting(const std::string& path, const std::string& objec
 /// Sets (replacing) the 32-bit int attribute `name` of `object`.
 void setIntAttributeForTesting(const std::string& path, const std::string& object,
                                const std::string& name, int value);
+
+/// Creates (truncating) an HDF5 file holding the given datasets and nothing else, without a
+/// seal, as another program writes one (FCLib files from Siconos, say): `ints` as 1-D 32-bit
+/// ints, `reals` as 1-D 64-bit floats, `texts` as scalar fixed-length strings; every path is
+/// absolute and the groups on the way are created.
+void writeUnsealedHdf5ForTesting(
+    const std::string& path, const std::vector<std::pair<std::string, std::vector<int>>>& ints,
+    const std::vector<std::pair<std::string, DoubleBuffer>>& reals,
+    const std::vector<std::pair<std::string, std::string>>& texts = {});
 
 }  // namespace subsim::detail

@@ -11,6 +11,10 @@ namespace subsim {
 
 bool DelassusForm::build(const StepProblem& p, int threads) {
   p_ = &p;
+  if (p.hasLocalForm()) {
+    buildLocal(p);
+    return true;
+  }
   const int ns = p.numSubsystems();
   const int nc = p.numConstraints();
   const int na = static_cast<int>(p.attachments.size());
@@ -154,35 +158,104 @@ bool DelassusForm::build(const StepProblem& p, int threads) {
           }
         }
       }
-      // Soft regularisation and the per-row scaling D.
-      double* Wjj = blocks_.data() + diag_offset_[j];
-      for (int r = 0; r < c.rows; ++r) {
-        const int row = o + r;
-        if (c.type == ConstraintType::Soft) {
-          const double damping = p.soft_c[row];
-          if (damping > 0.0) {
-            Wjj[r * c.rows + r] += 1.0 / damping;
-            c_[row] += (p.soft_k[row] / damping - 1.0) * p.e[row];
-          } else {
-            fixed_[row] = 1;
-            fixed_value_[row] = -p.soft_k[row] * p.e[row];
-          }
-        }
-        d_[row] = Wjj[r * c.rows + r];
-      }
-      if (c.type == ConstraintType::Contact) d_[o + 1] = d_[o + 2] = std::max(d_[o + 1], d_[o + 2]);
-      for (int r = 0; r < c.rows; ++r) {
-        const int row = o + r;
-        if (fixed_[row] || !(d_[row] > 0.0)) {
-          d_[row] = 0.0;
-          inv_d_[row] = 0.0;
-        } else {
-          inv_d_[row] = 1.0 / d_[row];
-        }
-      }
+      finishRows(j);
     }
   }
   return std::find(llt_failed_.begin(), llt_failed_.end(), 1) == llt_failed_.end();
+}
+
+void DelassusForm::finishRows(int j) {
+  const StepProblem& p = *p_;
+  const Constraint& c = p.constraints[j];
+  const int o = c.row_offset;
+  // Soft regularisation and the per-row scaling D.
+  double* Wjj = blocks_.data() + diag_offset_[j];
+  for (int r = 0; r < c.rows; ++r) {
+    const int row = o + r;
+    if (c.type == ConstraintType::Soft) {
+      const double damping = p.soft_c[row];
+      if (damping > 0.0) {
+        Wjj[r * c.rows + r] += 1.0 / damping;
+        c_[row] += (p.soft_k[row] / damping - 1.0) * p.e[row];
+      } else {
+        fixed_[row] = 1;
+        fixed_value_[row] = -p.soft_k[row] * p.e[row];
+      }
+    }
+    d_[row] = Wjj[r * c.rows + r];
+  }
+  if (c.type == ConstraintType::Contact) d_[o + 1] = d_[o + 2] = std::max(d_[o + 1], d_[o + 2]);
+  for (int r = 0; r < c.rows; ++r) {
+    const int row = o + r;
+    if (fixed_[row] || !(d_[row] > 0.0)) {
+      d_[row] = 0.0;
+      inv_d_[row] = 0.0;
+    } else {
+      inv_d_[row] = 1.0 / d_[row];
+    }
+  }
+}
+
+void DelassusForm::buildLocal(const StepProblem& p) {
+  // W is given (StepProblem::local_w): its entries are sorted into the same blocks as a built W,
+  // the diagonal block of each constraint and, in the order its rows first meet them, its
+  // neighbours; c = q (stored as e).  No subsystems, so velocity() has nothing to do.
+  const LocalDelassus& w = p.local_w;
+  const int nc = p.numConstraints();
+  const int nr = p.numRows();
+  sub_begin_.assign(1, 0);
+  llt_.clear();
+  llt_failed_.clear();
+  free_v_.clear();
+  row_constraint_.resize(nr);
+  for (int j = 0; j < nc; ++j)
+    for (int r = 0; r < p.constraints[j].rows; ++r)
+      row_constraint_[p.constraints[j].row_offset + r] = j;
+  diag_offset_.resize(nc);
+  nb_begin_.resize(nc + 1);
+  nb_constraint_.clear();
+  nb_offset_.clear();
+  mark_.assign(nc, -1);
+  block_of_.resize(nc);
+  int bsize = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) blocks_.assign(bsize, 0.0);
+    bsize = 0;
+    std::fill(mark_.begin(), mark_.end(), -1);
+    nb_constraint_.clear();
+    nb_offset_.clear();
+    for (int j = 0; j < nc; ++j) {
+      const Constraint& c = p.constraints[j];
+      diag_offset_[j] = bsize;
+      bsize += c.rows * c.rows;
+      nb_begin_[j] = static_cast<int>(nb_constraint_.size());
+      mark_[j] = j;
+      block_of_[j] = diag_offset_[j];
+      for (int r = 0; r < c.rows; ++r) {
+        const int row = c.row_offset + r;
+        for (int e = w.row_begin[row]; e < w.row_begin[row + 1]; ++e) {
+          const int k = row_constraint_[w.column[e]];
+          const Constraint& ck = p.constraints[k];
+          if (mark_[k] != j) {
+            mark_[k] = j;
+            nb_constraint_.push_back(k);
+            nb_offset_.push_back(bsize);
+            block_of_[k] = bsize;
+            bsize += c.rows * ck.rows;
+          }
+          if (pass == 1)
+            blocks_[block_of_[k] + r * ck.rows + (w.column[e] - ck.row_offset)] = w.value[e];
+        }
+      }
+    }
+    nb_begin_[nc] = static_cast<int>(nb_constraint_.size());
+  }
+  c_.assign(p.e.begin(), p.e.end());
+  d_.resize(nr);
+  inv_d_.resize(nr);
+  fixed_value_.assign(nr, 0.0);
+  fixed_.assign(nr, 0);
+  for (int j = 0; j < nc; ++j) finishRows(j);
 }
 
 void DelassusForm::multiply(const double* x, double* y) const {

@@ -15,6 +15,10 @@
 // CSR-like, a list of (other constraint k, block W_jk = sum over shared subsystems i of J_ji
 // A_i^{-1} J_ki^T).  All flat arrays, rebuilt per solve into reused buffers.
 //
+// A problem given in its local form only (StepProblem::local_w, an FCLib local problem) has W
+// itself: build() sorts its entries into the same blocks and takes c = q (its e); velocity() then
+// has no subsystems to fill.
+//
 // Soft rows (lambda = -k e - c J vhat, per row): with J vhat = (W lambda + c)_r - e_r,
 //   lambda / c + (W lambda + c)_r + (k / c - 1) e_r = 0    (c > 0),
 // i.e. the row becomes an equality (lambda free) of the regularised operator: the stored
@@ -82,7 +86,12 @@ class DelassusForm {
   MatX dense() const;
 
  private:
+  void buildLocal(const StepProblem& p);
+  /// Constraint j's soft regularisation and row scaling D, once its blocks and c are in place.
+  void finishRows(int j);
+
   const StepProblem* p_ = nullptr;
+  std::vector<int> row_constraint_;  // local form: the constraint of each row
   std::vector<Eigen::LLT<MatX>> llt_;
   std::vector<char>
       llt_failed_;  // per subsystem, written by its own iteration of the parallel loop

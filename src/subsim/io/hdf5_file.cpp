@@ -95,7 +95,8 @@ void FileReader::checkSchemaVersion(int found, int known) const {
 }
 
 Handle FileReader::openFile() const {
-  const std::string context = "cannot open " + kind_ + " '" + path_ + "': ";
+  const std::string context =
+      "cannot open " + (format_ == "subsim" ? "" : format_ + " ") + kind_ + " '" + path_ + "': ";
   // HDF5 sees no byte of a file before its seal is verified: libhdf5 crashes on damaged files.
   const SealCheck seal = checkSeal(path_);
   const std::string reseal = "run: subsim seal '" + path_ + "'";
@@ -107,6 +108,7 @@ Handle FileReader::openFile() const {
     case SealStatus::NotHdf5:
       fail("not an HDF5 file");
     case SealStatus::Missing:
+      if (seal_ == Seal::IfPresent) break;
       fail(
           "it carries no subsim checksum (written by another program, changed after subsim wrote "
           "it, or cut short while being written): libhdf5 can crash on a damaged file, so subsim "

@@ -107,6 +107,12 @@ struct Hdf5Type<int> {
   static constexpr const char* name = "integers";
 };
 template <>
+struct Hdf5Type<std::int64_t> {
+  static hid_t file() { return H5T_STD_I64LE; }
+  static hid_t memory() { return H5T_NATIVE_INT64; }
+  static constexpr const char* name = "64-bit integers";
+};
+template <>
 struct Hdf5Type<std::uint64_t> {
   static hid_t file() { return H5T_STD_U64LE; }
   static hid_t memory() { return H5T_NATIVE_UINT64; }
@@ -159,20 +165,30 @@ void writeArray(hid_t group, const char* name, const T* data, hsize_t rows, hsiz
 /// and the object at fault.  `kind` names the sort of file in messages ("recording").
 class FileReader {
  public:
-  FileReader(std::string path, std::string kind) : path_(std::move(path)), kind_(std::move(kind)) {}
+  /// Whether openFile() insists on subsim's seal: files subsim writes itself carry one; files
+  /// of a public format that other programs write (FCLib) may not, and are then read as they are.
+  enum class Seal { Required, IfPresent };
 
-  /// "'<path>' is not a valid subsim <kind>: ", the start of every message about the contents.
-  std::string prefix() const { return "'" + path_ + "' is not a valid subsim " + kind_ + ": "; }
+  /// `format` names the file's format in messages: "subsim" for subsim's own files.
+  FileReader(std::string path, std::string kind, std::string format = "subsim",
+             Seal seal = Seal::Required)
+      : path_(std::move(path)), kind_(std::move(kind)), format_(std::move(format)), seal_(seal) {}
+
+  /// "'<path>' is not a valid <format> <kind>: ", the start of every message about the contents.
+  std::string prefix() const {
+    return "'" + path_ + "' is not a valid " + format_ + " " + kind_ + ": ";
+  }
   /// Throws prefix() + what (and clears HDF5's error stack).
   [[noreturn]] void fail(const std::string& what) const;
 
   /// Fails unless `found`, the file's /schema_version, is the version `known` to the reader.
   void checkSchemaVersion(int found, int known) const;
 
-  /// Opens the file read-only once its seal (io/file_seal.hpp) is verified.  A file that cannot
-  /// be opened fails with "cannot open <kind> '<path>': <the system's reason>", one that is not
-  /// HDF5 with prefix() + "not an HDF5 file", one without an intact seal with prefix() and what is
-  /// wrong with it, and what to do.
+  /// Opens the file read-only once its seal (io/file_seal.hpp) is verified (with Seal::IfPresent,
+  /// a file without a seal is opened as it is; one whose seal does not fit is still refused).  A
+  /// file that cannot be opened fails with "cannot open <kind> '<path>': <the system's reason>",
+  /// one that is not HDF5 with prefix() + "not an HDF5 file", one without an intact seal with
+  /// prefix() and what is wrong with it, and what to do.
   Handle openFile() const;
 
   /// Group `name` of `parent` (`full` is its path for messages).
@@ -224,6 +240,8 @@ class FileReader {
  private:
   std::string path_;
   std::string kind_;
+  std::string format_;
+  Seal seal_ = Seal::Required;
 };
 
 }  // namespace subsim::hdf5

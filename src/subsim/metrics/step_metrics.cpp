@@ -36,6 +36,16 @@ VecX jacobianTransposeTimes(const StepProblem& p, const VecX& lambda) {
   return out;
 }
 
+/// W lambda of a problem in local form (StepProblem::local_w, compressed rows).
+VecX localDelassusTimes(const StepProblem& p, const VecX& lambda) {
+  const LocalDelassus& w = p.local_w;
+  VecX out = VecX::Zero(p.numRows());
+  for (int r = 0; r < p.numRows(); ++r)
+    for (int k = w.row_begin[r]; k < w.row_begin[r + 1]; ++k)
+      out[r] += w.value[k] * lambda[w.column[k]];
+  return out;
+}
+
 }  // namespace
 
 StepMetrics evaluateStep(const StepProblem& p, const StepSolution& sol) {
@@ -55,11 +65,19 @@ StepMetrics evaluateStep(const StepProblem& p, const StepSolution& sol) {
   }
   double sum_al = 0.0, sum_fb = 0.0;
   double natural_map = 0.0, norm_q = 0.0, norm_r = 0.0, norm_u = 0.0;  // squared sums
+  // A problem in local form (W, q as e) has no subsystems: J vhat* is W lambda, J v_free is 0.
+  const VecX w_lambda = p.hasLocalForm() ? localDelassusTimes(p, sol.lambda) : VecX();
+  const auto starVelocity = [&](const Constraint& c, double* out) {
+    if (p.hasLocalForm())
+      for (int r = 0; r < c.rows; ++r) out[r] = w_lambda[c.row_offset + r];
+    else
+      constraintVelocity(p, c, v_star, out);
+  };
   double jv[6], jv_solver[6], s[6], t[6];
   for (const Constraint& c : p.constraints) {
     const double* l = sol.lambda.data() + c.row_offset;
     const double* e = p.e.data() + c.row_offset;
-    constraintVelocity(p, c, v_star, jv);
+    starVelocity(c, jv);
     for (int r = 0; r < c.rows; ++r) s[r] = jv[r] - l[r];
     resolveConstraint(c, s, 1.0, e, p.soft_k.data() + c.row_offset, p.soft_c.data() + c.row_offset,
                       t);
@@ -78,14 +96,17 @@ StepMetrics evaluateStep(const StepProblem& p, const StepSolution& sol) {
       const Vec3 u(jv[0] + e[0], jv[1] + e[1], jv[2] + e[2]);
       const Vec3 u_tilde(u[0] + c.mu * std::hypot(u[1], u[2]), u[1], u[2]);
       natural_map += (r - projectConeProx(r - u_tilde, c.mu)).squaredNorm();
-      double jq[6];
-      constraintVelocity(p, c, v_free, jq);
+      double jq[6] = {0.0, 0.0, 0.0};
+      if (!p.hasLocalForm()) constraintVelocity(p, c, v_free, jq);
       norm_q += Vec3(jq[0] + e[0], jq[1] + e[1], jq[2] + e[2]).squaredNorm();
       norm_r += r.squaredNorm();
       norm_u += u.squaredNorm();
     }
     if (c.type == ConstraintType::Bilateral) {
-      constraintVelocity(p, c, sol.vhat, jv_solver);
+      if (p.hasLocalForm())
+        starVelocity(c, jv_solver);
+      else
+        constraintVelocity(p, c, sol.vhat, jv_solver);
       for (int r = 0; r < c.rows; ++r)
         m.bilateral_residual = std::max(m.bilateral_residual, std::abs(jv_solver[r] + e[r]));
     }

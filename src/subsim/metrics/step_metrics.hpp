@@ -19,6 +19,8 @@
 //   ||t|| <= mu n (Euclidean projection), q = J A^{-1} b + e the contact velocities at lambda = 0;
 //   0 without contacts.  Zero exactly at a Signorini-Coulomb solution (r in K, u~ in K*,
 //   r . u~ = 0).
+// A problem in local form (StepProblem::local_w) has J vhat* = W lambda and J v_free = 0, so u =
+//   W lambda + q as FCLib defines it; it has no dynamics residual.
 // dynamics_residual: max_i ||A_i vhat_i - b_i - sum_j J_ij^T lambda_j|| with the solver's vhat.
 // bilateral_residual: max over bilateral rows |J vhat + e| with the solver's vhat (m/s).
 #include "subsim/problem/step_problem.hpp"

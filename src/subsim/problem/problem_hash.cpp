@@ -54,6 +54,12 @@ void addNcpForm(Fnv1a64& h, const StepProblem& p) {
     }
     h.add(p.local_jacobian_data);
   }
+  // The local form's W only when present (an FCLib local problem), likewise.
+  if (p.hasLocalForm()) {
+    h.add(p.local_w.row_begin);
+    h.add(p.local_w.column);
+    h.add(p.local_w.value);
+  }
 }
 
 }  // namespace

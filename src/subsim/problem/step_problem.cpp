@@ -1,7 +1,9 @@
 #include "subsim/problem/step_problem.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 namespace subsim {
 
@@ -57,6 +59,9 @@ void StepProblem::clear() {
   tree_bodies.clear();
   tree_body_jacobian_data.clear();
   local_jacobian_data.clear();
+  local_w.row_begin.clear();
+  local_w.column.clear();
+  local_w.value.clear();
 }
 
 int StepProblem::addSubsystem(int dof) {
@@ -264,7 +269,9 @@ std::string StepProblem::check() const {
   long long next_attachment = 0;
   for (int j = 0; j < numConstraints(); ++j) {
     const Constraint& c = constraints[j];
-    if (c.rows <= 0 || c.row_offset != rows || c.num_attachments <= 0 ||
+    // A problem in local form has no subsystems: its constraints act through W alone.
+    const bool attachments_ok = hasLocalForm() ? c.num_attachments == 0 : c.num_attachments > 0;
+    if (c.rows <= 0 || c.row_offset != rows || !attachments_ok ||
         c.first_attachment != next_attachment ||
         next_attachment + c.num_attachments > static_cast<long long>(attachments.size())) {
       err << "constraint " << j << ": inconsistent layout";
@@ -295,7 +302,59 @@ std::string StepProblem::check() const {
     const std::string defect = checkStepData();
     if (!defect.empty()) return defect;
   }
+  if (hasLocalForm()) return checkLocalForm();
   return checkTreeStructure();
+}
+
+std::string StepProblem::checkLocalForm() const {
+  std::ostringstream err;
+  if (numSubsystems() != 0 || has_step_data) return "a local-form problem has subsystems";
+  const LocalDelassus& w = local_w;
+  const int n = numRows();
+  if (static_cast<int>(w.row_begin.size()) != n + 1 || w.row_begin[0] != 0 ||
+      w.row_begin[n] != w.nonZeros() || w.column.size() != w.value.size())
+    return "W's compressed rows do not add up";
+  for (int r = 0; r < n; ++r) {
+    if (w.row_begin[r + 1] < w.row_begin[r]) {
+      err << "W row " << r << ": decreasing row start";
+      return err.str();
+    }
+    for (int k = w.row_begin[r]; k < w.row_begin[r + 1]; ++k) {
+      const int col = w.column[k];
+      if (col < 0 || col >= n || (k > w.row_begin[r] && col <= w.column[k - 1])) {
+        err << "W row " << r << ": column " << col << " out of range or out of order";
+        return err.str();
+      }
+      if (!std::isfinite(w.value[k])) {
+        err << "W(" << r << ", " << col << ") not finite";
+        return err.str();
+      }
+    }
+  }
+  // Symmetry, entry by entry: W(r, c) against W(c, r) (binary search in row c).
+  for (int r = 0; r < n; ++r)
+    for (int k = w.row_begin[r]; k < w.row_begin[r + 1]; ++k) {
+      const int col = w.column[k];
+      const auto begin = w.column.begin() + w.row_begin[col];
+      const auto end = w.column.begin() + w.row_begin[col + 1];
+      const auto at = std::lower_bound(begin, end, r);
+      const double mirror = at != end && *at == r ? w.value[at - w.column.begin()] : 0.0;
+      if (std::abs(w.value[k] - mirror) > 1e-9 * (1.0 + std::abs(w.value[k]))) {
+        err << "W not symmetric: W(" << r << ", " << col << ") = " << w.value[k] << ", W(" << col
+            << ", " << r << ") = " << mirror;
+        return err.str();
+      }
+    }
+  return {};
+}
+
+void requireSubsystems(const StepProblem& problem, std::string_view solver) {
+  if (problem.hasLocalForm())
+    throw std::invalid_argument(
+        "solver '" + std::string(solver) +
+        "' works on the subsystems (A_i, b_i, J) of a problem, and this problem is given in its "
+        "local form only (W, q, mu: an FCLib local problem); solve it with a dual solver (pgs, "
+        "pgs-cg, pj, nnewton)");
 }
 
 std::string StepProblem::checkStepData() const {

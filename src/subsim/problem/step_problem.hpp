@@ -22,6 +22,7 @@
 // the same size twice does not allocate.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "subsim/math/types.hpp"
@@ -107,6 +108,19 @@ struct Constraint {
 };
 
 using RowMajorMatX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// The Delassus operator W of a problem given in its local form only (FCLib's local problems,
+/// io/fclib_convert.hpp): numRows x numRows, symmetric positive semidefinite, in compressed rows
+/// (row r's entries at row_begin[r] .. row_begin[r + 1], columns increasing).  Plain arrays, so
+/// the problem stays plain data.
+struct LocalDelassus {
+  std::vector<int> row_begin;  // numRows + 1 entries; empty: the problem is not in local form
+  std::vector<int> column;
+  DoubleBuffer value;
+
+  bool empty() const { return row_begin.empty(); }
+  int nonZeros() const { return static_cast<int>(value.size()); }
+};
 /// Up to 6 rows, each acting on a body's world-frame twist [v (reference point); omega].
 using TwistRows = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor, 6, 6>;
 
@@ -142,6 +156,14 @@ struct StepProblem {
   std::vector<TreeBody> tree_bodies;
   DoubleBuffer tree_body_jacobian_data;
   DoubleBuffer local_jacobian_data;
+  /// A problem given in its local form only (an FCLib local problem: W, q, mu): W here, q as e,
+  /// no subsystems and constraints without attachments.  The constraint velocity is then
+  /// W lambda + e; the dual solvers (those whose registry entry says `local_form`) and the
+  /// metrics take it, the primal ones refuse it (requireSubsystems).
+  LocalDelassus local_w;
+
+  /// True for a problem given in its local form only (local_w set).
+  bool hasLocalForm() const { return !local_w.empty(); }
 
   int numDof() const { return static_cast<int>(b.size()); }
   int numRows() const { return static_cast<int>(e.size()); }
@@ -200,7 +222,12 @@ struct StepProblem {
   int attachmentFor(int subsystem, bool& created);
   std::string checkTreeStructure() const;
   std::string checkStepData() const;
+  std::string checkLocalForm() const;
 };
+
+/// Throws std::invalid_argument when `problem` is given in its local form only: `solver` works on
+/// the subsystems (A_i, b_i, J) that such a problem does not have.  Primal solvers call it first.
+void requireSubsystems(const StepProblem& problem, std::string_view solver);
 
 /// How a solve ended, the same way for every solver (ARCHITECTURE.md, "Formulations").
 enum class SolveStatus : std::uint8_t {

@@ -242,6 +242,7 @@ bool AlNewtonSolver::doglegStep() {
 
 void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
                            StepSolution& sol) {
+  requireSubsystems(p, name());
   const auto t0 = std::chrono::steady_clock::now();
   p_ = &p;
   const int n = p.numDof(), m = p.numRows();

@@ -38,6 +38,7 @@ bool FadmmSolver::factorize(double beta) {
 }
 
 void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
+  requireSubsystems(p, name());
   const auto t0 = std::chrono::steady_clock::now();
   const int n = p.numDof();
   const int m = p.numRows();

@@ -150,6 +150,10 @@ struct SolverEntry {
   std::function<std::unique_ptr<Solver>()> make;
   /// What setOption accepts, with defaults, units and documentation (the solver's OptionTable).
   std::vector<OptionInfo> options = {};
+  /// True for a solver that also takes problems given in their local form only (W, q, mu: FCLib
+  /// local problems, StepProblem::local_w): the dual solvers, which read W through DelassusForm.
+  /// The others refuse such a problem (requireSubsystems).
+  bool local_form = false;
 };
 
 /// Every registered solver, built-in ones first in a stable order.

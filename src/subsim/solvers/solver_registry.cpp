@@ -34,6 +34,11 @@ SolverEntry entry(std::string name, SolverKind kind, std::string formulation,
 std::vector<SolverEntry>& registry() {
   using K = SolverKind;
   using V = AlNewtonSolver::Variant;
+  // The dual solvers iterate on DelassusForm, which also takes a problem given as W itself.
+  const auto dual = [](SolverEntry e) {
+    e.local_form = true;
+    return e;
+  };
   static std::vector<SolverEntry> entries = {
       entry<SubadmmSolver>(
           "subadmm", K::FirstOrder, "ncp",
@@ -41,14 +46,14 @@ std::vector<SolverEntry>& registry() {
           "constraints"),
       entry<FadmmSolver>("fadmm", K::FirstOrder, "ncp",
                          "ADMM on the whole system (one sparse factorisation)"),
-      entry<PgsSolver>("pgs", K::FirstOrder, "ncp",
-                       "projected Gauss-Seidel on the Delassus operator"),
-      entry<PgsCgSolver>("pgs-cg", K::FirstOrder, "ncp",
-                         "PGS accelerated by nonsmooth conjugate gradient"),
-      entry<ProjectedJacobiSolver>("pj", K::FirstOrder, "ncp",
-                                   "projected Jacobi on the Delassus operator"),
-      entry<NnewtonSolver>("nnewton", K::NewtonType, "ncp",
-                           "nonsmooth Newton on the Fischer-Burmeister reformulation"),
+      dual(entry<PgsSolver>("pgs", K::FirstOrder, "ncp",
+                            "projected Gauss-Seidel on the Delassus operator")),
+      dual(entry<PgsCgSolver>("pgs-cg", K::FirstOrder, "ncp",
+                              "PGS accelerated by nonsmooth conjugate gradient")),
+      dual(entry<ProjectedJacobiSolver>("pj", K::FirstOrder, "ncp",
+                                        "projected Jacobi on the Delassus operator")),
+      dual(entry<NnewtonSolver>("nnewton", K::NewtonType, "ncp",
+                                "nonsmooth Newton on the Fischer-Burmeister reformulation")),
       entry<AlNewtonSolver>(
           "canal", K::NewtonType, "ncp",
           "cascaded Newton augmented Lagrangian (the AL paper) with exact line search", V::Canal),

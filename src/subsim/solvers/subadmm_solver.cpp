@@ -433,6 +433,7 @@ double SubadmmSolver::dualResidual(const StepProblem& p, int i) {
 }
 
 void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
+  requireSubsystems(p, name());
   const auto t0 = std::chrono::steady_clock::now();
   const int threads = settings.threads > 0 ? settings.threads : omp_get_max_threads();
   prepare(p, threads);
