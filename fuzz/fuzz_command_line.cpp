@@ -50,6 +50,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case CommandLine::Command::Solvers:
         checkSolversCommand(parsed.command_line->solver);
         break;
+      case CommandLine::Command::Solve:
+        checkSolveOptions(parsed.command_line->solve);
+        break;
+      case CommandLine::Command::ExportFclib:
+        checkExportFclibOptions(parsed.command_line->export_fclib);
+        break;
       case CommandLine::Command::Scenarios:
       case CommandLine::Command::Seal:
         break;

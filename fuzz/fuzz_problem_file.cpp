@@ -41,7 +41,7 @@ const std::string& baseFile() {
     for (const Recorded& r : kProblems) {
       subsim::World world(subsim::buildScenario(r.scene).model);
       for (int k = 0; k < r.steps; ++k) world.step();
-      problems.push_back({world.lastProblem(), world.lastWarmStart()});
+      problems.push_back({world.lastProblem(), world.lastWarmStart(), {}});
     }
     const std::string path = subsim::fuzz::processPath("_base.h5");
     subsim::writeProblemFile(path, {"fuzz", "subadmm", 0.01}, problems);

@@ -65,6 +65,7 @@ bool loadProblemFile(const std::string& path, LoadedScene& out) {
     for (RecordedProblem& r : file.problems) {
       out.recorded.problems.push_back(std::move(r.problem));
       out.recorded.warm_starts.push_back(std::move(r.warm_start));
+      out.recorded.solutions.push_back(std::move(r.solution));
     }
   } catch (const std::exception& e) {
     std::cerr << "subsim: " << e.what() << "\n";
@@ -125,6 +126,7 @@ bool saveProblems(const BenchOptions& o, const LoadedScene& scene, const Recorde
   for (size_t k = 0; k < run.problems.size(); ++k) {
     problems[k].problem = run.problems[k];
     problems[k].warm_start = run.warm_starts[k];
+    if (k < run.solutions.size()) problems[k].solution = run.solutions[k];
   }
   try {
     writeProblemFile(o.save_problems, {scene.spec, o.reference_solver, scene.model->dt}, problems);
@@ -268,6 +270,7 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
       if (o.steps && *o.steps < count) {
         recorded.problems.resize(*o.steps);
         recorded.warm_starts.resize(*o.steps);
+        recorded.solutions.resize(*o.steps);
       }
       info.steps = static_cast<int>(recorded.problems.size());
       info.problems_recorded = info.steps;

@@ -64,14 +64,15 @@ CLI::Validator oneOf(std::vector<std::string> names) {
 /// Checks what CLI11 would otherwise report as "A subcommand is required" (even for a misspelt
 /// command); prints the error and returns false.
 bool knownCommand(int argc, const char* const* argv, std::ostream& err) {
-  const char* commands = "run, bench, scenarios, solvers or seal (subsim --help lists them)";
+  const char* commands =
+      "run, bench, solve, export-fclib, scenarios, solvers or seal (subsim --help lists them)";
   if (argc < 2) {
     err << "subsim: expected a command: " << commands << "\n";
     return false;
   }
   const std::string first = argv[1];
-  for (const char* known :
-       {"run", "bench", "scenarios", "solvers", "seal", "-h", "--help", "--help-all"})
+  for (const char* known : {"run", "bench", "solve", "export-fclib", "scenarios", "solvers", "seal",
+                            "-h", "--help", "--help-all"})
     if (first == known) return true;
   err << "subsim: " << (first.rfind('-', 0) == 0 ? "unknown option '" : "unknown command '")
       << first << "': expected a command first: " << commands << "\n";
@@ -243,6 +244,78 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
                         "--problems: also write the recorded problems and warm starts to FILE.h5 "
                         "(a FILE.h5 given in place of a scene is solved instead of simulating)");
 
+  SolveOptions& solve = line.solve;
+  CLI::App* solve_cmd = app.add_subcommand(
+      "solve",
+      "re-solve every problem of subsim problem files or FCLib files with every compatible "
+      "solver: iterations, time, status and the common errors (natural-map, AL residual)");
+  solve_cmd->add_option("files", solve.files, "problem files (.h5) or FCLib files (.hdf5)")
+      ->required();
+  solve_cmd->add_option("--solvers,--solver", solve.solvers,
+                        "comma-separated solver names (default: every solver that takes the "
+                        "problems; local FCLib problems: the dual ones)");
+  solve_cmd
+      ->add_option("--iterations", solve.iterations,
+                   "iteration cap of first-order solvers (default 1000)")
+      ->check(wholeNumber(0, 100000000));
+  solve_cmd
+      ->add_option("--newton-iterations", solve.newton_iterations,
+                   "iteration cap of Newton-type solvers (default: --iterations / 10)")
+      ->check(wholeNumber(0, 100000000));
+  solve_cmd
+      ->add_option("--tolerance", solve.tolerance,
+                   "stop when the judge (natural-map error with contacts, else the AL residual) "
+                   "is at or below this; 0 runs exactly the cap in one uninterrupted solve")
+      ->check(finiteNumber([](double v) { return v >= 0.0; }, "an error >= 0 (e.g. 1e-8)", "TOL"))
+      ->capture_default_str();
+  solve_cmd
+      ->add_option("--check-every", solve.check_every,
+                   "iterations between the judge's checks (default 10, Newton-type 1)")
+      ->check(wholeNumber(1, 100000000));
+  solve_cmd
+      ->add_option("--time-limit", solve.time_limit,
+                   "stop a solve after this many seconds of solver time (checked at the checks)")
+      ->check(finiteNumber([](double v) { return v > 0.0; }, "a positive time in s (e.g. 10)",
+                           "SECONDS"));
+  solve_cmd->add_option("--problems", solve.problems,
+                        "FIRST:LAST, the problems to solve, numbered from 1 over all files "
+                        "(FIRST:, :LAST and a single number too)");
+  solve_cmd->add_option("--start", solve.start, "the stored warm start, or zero")
+      ->check(oneOf({"stored", "zero"}))
+      ->capture_default_str();
+  solve_cmd->add_option("--threads", solve.threads, "OpenMP threads for the solvers")
+      ->check(wholeNumber(1, 1024))
+      ->capture_default_str();
+  solve_cmd->add_option("--format", solve.format, "table format")
+      ->check(oneOf({"markdown", "csv", "json"}))
+      ->capture_default_str();
+  solve_cmd->add_option("--output", solve.output, "write the table to FILE instead of stdout");
+  solve_cmd->add_option("--history", solve.history,
+                        "write every iteration's own residual and every check's judge to "
+                        "FILE.csv (subsim plot FILE.csv --kind convergence draws it)");
+  solve_cmd
+      ->add_option("--solver-option", solve.solver_options,
+                   "NAME=VALUE: set an option of every solver that has it, or "
+                   "SOLVER.NAME=VALUE of one (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+
+  ExportFclibOptions& exp = line.export_fclib;
+  CLI::App* export_cmd = app.add_subcommand(
+      "export-fclib",
+      "write the problems of a subsim problem file as FCLib files (one per problem, global form "
+      "by default), with the stored warm start as FCLib's guess and the stored solution");
+  export_cmd->add_option("file", exp.file, "a subsim problem file (.h5)")->required();
+  export_cmd->add_option("directory", exp.directory, "where to write NAME-NNNNNN.hdf5")->required();
+  export_cmd->add_flag("--local", exp.local,
+                       "the local form (W, q, mu; equality rows in V, R) instead of the global "
+                       "form (M, H, G, f, w, b, mu)");
+  export_cmd->add_option("--problems", exp.problems, "FIRST:LAST, the problems to export (from 1)");
+  export_cmd->add_option("--encoding", exp.encoding, "how the matrices are stored")
+      ->check(oneOf({"csc", "csr", "triplet"}))
+      ->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -257,8 +330,13 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
     if (what == "scene is required")
       err << "subsim: run: expected a scene: a scene file (.yaml) or a built-in scene such as "
              "granular (subsim scenarios lists them)\n";
+    else if (what == "files is required" && std::string(argv[1]) == "solve")
+      err << "subsim: solve: expected one or more problem files (.h5) or FCLib files (.hdf5)\n";
     else if (what == "files is required")
       err << "subsim: seal: expected one or more HDF5 files (problem files or recordings)\n";
+    else if (what == "file is required" || what == "directory is required")
+      err << "subsim: export-fclib: expected a problem file and a directory: subsim export-fclib "
+             "PROBLEMS.h5 DIR\n";
     else
       err << "subsim: " << what << "\n";
     return parsed;
@@ -277,11 +355,13 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
     err << "subsim: " << e.what() << "\n";
     return parsed;
   }
-  line.command = app.got_subcommand("scenarios") ? CommandLine::Command::Scenarios
-                 : app.got_subcommand("solvers") ? CommandLine::Command::Solvers
-                 : app.got_subcommand("seal")    ? CommandLine::Command::Seal
-                 : app.got_subcommand("bench")   ? CommandLine::Command::Bench
-                                                 : CommandLine::Command::Run;
+  line.command = app.got_subcommand("scenarios")      ? CommandLine::Command::Scenarios
+                 : app.got_subcommand("solvers")      ? CommandLine::Command::Solvers
+                 : app.got_subcommand("seal")         ? CommandLine::Command::Seal
+                 : app.got_subcommand("bench")        ? CommandLine::Command::Bench
+                 : app.got_subcommand("solve")        ? CommandLine::Command::Solve
+                 : app.got_subcommand("export-fclib") ? CommandLine::Command::ExportFclib
+                                                      : CommandLine::Command::Run;
   parsed.command_line = std::move(line);
   parsed.exit_code = kExitOk;
   return parsed;

@@ -12,12 +12,14 @@
 namespace subsim::cli {
 
 struct CommandLine {
-  enum class Command { Scenarios, Solvers, Run, Bench, Seal };
+  enum class Command { Scenarios, Solvers, Run, Bench, Seal, Solve, ExportFclib };
   Command command = Command::Run;
   RunOptions run;
   BenchOptions bench;
   std::optional<std::string> solver;    // `subsim solvers NAME`
   std::vector<std::string> seal_files;  // `subsim seal FILE...`
+  SolveOptions solve;
+  ExportFclibOptions export_fclib;
 };
 
 /// The parsed command line, or the exit status when parsing ended it: 0 after --help (printed

@@ -56,6 +56,34 @@ struct BenchOptions {
   std::vector<std::string> solver_options;
 };
 
+/// `subsim solve FILE...` (README.md, "Solving stored problems"): every problem of subsim problem
+/// files and FCLib files with every compatible solver, judged by the common metrics.
+struct SolveOptions {
+  std::vector<std::string> files;
+  std::optional<std::string> solvers;    // default: every solver that takes the problems
+  std::optional<int> iterations;         // first-order cap, default 1000
+  std::optional<int> newton_iterations;  // Newton-type cap, default iterations / 10
+  double tolerance = 1e-8;               // on the judge (natural-map error); 0: run the cap
+  std::optional<int> check_every;        // iterations between the judge's checks
+  std::optional<double> time_limit;      // s per problem and solver
+  std::optional<std::string> problems;   // "FIRST:LAST", 1-based over all files' problems
+  std::string start = "stored";          // stored | zero
+  int threads = 1;
+  std::string format = "markdown";  // markdown | csv | json
+  std::string output;               // the table to FILE instead of stdout
+  std::string history;              // FILE.csv: every iteration's residuals
+  std::vector<std::string> solver_options;
+};
+
+/// `subsim export-fclib PROBLEMS.h5 DIR`: the problems of a subsim problem file as FCLib files.
+struct ExportFclibOptions {
+  std::string file;
+  std::string directory;
+  bool local = false;
+  std::optional<std::string> problems;  // "FIRST:LAST", 1-based
+  std::string encoding = "csc";         // csc | csr | triplet
+};
+
 int runScenarios();
 /// `subsim solvers [NAME]`: every solver (or the one named) with its options.
 int runSolvers(const std::optional<std::string>& name);
@@ -63,6 +91,8 @@ int runSimulation(const RunOptions& options);
 int runBench(const BenchOptions& options);
 /// `subsim seal FILE...`: the checksum that subsim's HDF5 readers verify (io/file_seal.hpp).
 int runSeal(const std::vector<std::string>& files);
+int runSolve(const SolveOptions& options);
+int runExportFclib(const ExportFclibOptions& options);
 /// `bench --scaling` once its options are checked (scaling_bench.cpp).
 int runScalingBench(const BenchOptions& options, int iterations);
 /// The default reference iteration count of `bench --problems` and `--convergence`.

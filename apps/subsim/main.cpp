@@ -1,7 +1,8 @@
 // subsim: the command line.  `subsim scenarios` and `subsim solvers [NAME]` list the built-in
 // scenes and the solvers with their options; `subsim run SCENE` simulates one;
-// `subsim bench SCENE...` compares solvers; `subsim seal FILE...` writes the checksum onto HDF5
-// files (see README.md).
+// `subsim bench SCENE...` compares solvers; `subsim solve FILE...` re-solves stored problems
+// (subsim problem files, FCLib files); `subsim export-fclib` writes problems as FCLib;
+// `subsim seal FILE...` writes the checksum onto HDF5 files (see README.md).
 #include <iostream>
 
 #include "command_line.hpp"
@@ -23,6 +24,10 @@ int main(int argc, char** argv) {
         return runSeal(line.seal_files);
       case CommandLine::Command::Bench:
         return runBench(line.bench);
+      case CommandLine::Command::Solve:
+        return runSolve(line.solve);
+      case CommandLine::Command::ExportFclib:
+        return runExportFclib(line.export_fclib);
       case CommandLine::Command::Run:
         break;
     }

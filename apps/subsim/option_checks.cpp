@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <system_error>
@@ -322,6 +323,54 @@ void checkBenchOptions(const BenchOptions& o) {
     return checkMatrix(paperTableOptions(o));
   }
   checkMatrix(o);
+}
+
+std::pair<int, int> parseProblemRange(const std::string& text, const char* option, int count) {
+  const std::string expected = std::string(option) +
+                               ": expected FIRST:LAST (problems numbered from 1; FIRST: or :LAST "
+                               "leave one end open, N alone is one problem), got '" +
+                               text + "'";
+  const auto number = [&](const std::string& part, int fallback) {
+    if (part.empty()) return fallback;
+    int value = 0;
+    const char* end = part.data() + part.size();
+    const auto [ptr, ec] = std::from_chars(part.data(), end, value);
+    if (ec != std::errc() || ptr != end || value < 1) throw OptionError(expected);
+    return value;
+  };
+  const std::size_t colon = text.find(':');
+  const int last_known = count >= 0 ? count : std::numeric_limits<int>::max();
+  int first = 0, last = 0;
+  if (colon == std::string::npos) {
+    if (text.empty()) throw OptionError(expected);
+    first = last = number(text, 1);
+  } else {
+    first = number(text.substr(0, colon), 1);
+    last = number(text.substr(colon + 1), last_known);
+  }
+  if (first > last) throw OptionError(expected + ": FIRST is after LAST");
+  if (count >= 0 && last > count)
+    throw OptionError(std::string(option) + ": " + text + " reaches problem " +
+                      std::to_string(last) + ", but there are " + std::to_string(count));
+  return {first - 1, last};
+}
+
+std::vector<std::string> solveSolvers(const SolveOptions& o) {
+  return parseSolverList(o.solvers);
+}
+
+void checkSolveOptions(const SolveOptions& o) {
+  const std::vector<std::string> solvers = solveSolvers(o);
+  BenchOptions as_bench;  // the same NAME=VALUE rules as bench's
+  as_bench.solver_options = o.solver_options;
+  benchSolverOptions(as_bench, solvers);
+  if (o.problems) parseProblemRange(*o.problems, "--problems", -1);
+  if (o.check_every && o.tolerance == 0.0)
+    throw OptionError("--check-every applies only with a --tolerance above 0");
+}
+
+void checkExportFclibOptions(const ExportFclibOptions& o) {
+  if (o.problems) parseProblemRange(*o.problems, "--problems", -1);
 }
 
 }  // namespace subsim::cli

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands.hpp"
@@ -63,6 +64,16 @@ std::map<std::string, SolverOptionValues> benchSolverOptions(
 /// `subsim solvers NAME`: a known solver.
 void checkSolversCommand(const std::optional<std::string>& name);
 
+/// A 1-based inclusive range "FIRST:LAST" (also "FIRST:", ":LAST" and "N") over `count` items,
+/// as [first, last) from 0; OptionError naming `option` when malformed, empty or beyond count.
+/// count < 0: not known yet (only the form is checked).
+std::pair<int, int> parseProblemRange(const std::string& text, const char* option, int count);
+
+/// `subsim solve`'s solver list and options (every known solver when absent).
+std::vector<std::string> solveSolvers(const SolveOptions& options);
+
+void checkSolveOptions(const SolveOptions& options);
+void checkExportFclibOptions(const ExportFclibOptions& options);
 void checkRunOptions(const RunOptions& options);
 void checkBenchOptions(const BenchOptions& options);
 

@@ -47,7 +47,7 @@ std::vector<RecordedProblem> recordProblems(const std::string& spec, int warmup,
   std::vector<RecordedProblem> out;
   for (int k = 0; k < steps; ++k) {
     world.step();
-    out.push_back({world.lastProblem(), world.lastWarmStart()});
+    out.push_back({world.lastProblem(), world.lastWarmStart(), world.lastSolution()});
   }
   return out;
 }
@@ -109,6 +109,8 @@ void expectBitIdentical(const RecordedProblem& x, const RecordedProblem& y) {
   EXPECT_EQ(bits(p.soft_c), bits(q.soft_c));
   EXPECT_EQ(bits(x.warm_start.vhat), bits(y.warm_start.vhat));
   EXPECT_EQ(bits(x.warm_start.lambda), bits(y.warm_start.lambda));
+  EXPECT_EQ(bits(x.solution.vhat), bits(y.solution.vhat));
+  EXPECT_EQ(bits(x.solution.lambda), bits(y.solution.lambda));
   // The optional tree structure (robots).
   for (std::size_t i = 0; i < p.subsystems.size(); ++i)
     EXPECT_EQ(p.subsystems[i].tree_offset, q.subsystems[i].tree_offset);
@@ -220,7 +222,7 @@ TEST(ProblemFile, EmptyProblemsRoundTrip) {
   problems.push_back(recordProblems("spinner", 2, 1).front());
   ASSERT_GT(problems[1].problem.numDof(), 0);
   ASSERT_EQ(problems[1].problem.numConstraints(), 0);
-  problems.push_back({problems[1].problem, StepSolution()});
+  problems.push_back({problems[1].problem, StepSolution(), StepSolution()});
 
   TempFile file(tempPath());
   writeProblemFile(file.path, {"", "", 0.0}, problems);
@@ -759,6 +761,12 @@ TEST_F(CorruptProblemFile, WarmStartOfWrongSize) {
   expectReadError(file_.path, {file_.path, std::string(kGroup) + "warm_start_lambda"});
 }
 
+TEST_F(CorruptProblemFile, SolutionOfWrongSize) {
+  rewrite("solution_lambda", subsim::DoubleBuffer(problem().e.size() + 2, 0.0));
+  rewrite("solution_vhat", subsim::DoubleBuffer(problem().b.size(), 0.0));
+  expectReadError(file_.path, {file_.path, std::string(kGroup) + "solution_lambda"});
+}
+
 TEST_F(CorruptProblemFile, CheckFailureNamesTheProblem) {
   // Bounds and values all valid, but A no longer symmetric: only StepProblem::check() sees it.
   subsim::DoubleBuffer a_data = problem().a_data;
@@ -875,6 +883,8 @@ TEST_F(CorruptProblemFile, NeverCrashesOnCorruptIndices) {
                            "soft_c",
                            "warm_start_vhat",
                            "warm_start_lambda",
+                           "solution_vhat",
+                           "solution_lambda",
                            "mass_data",
                            "velocity",
                            "error",

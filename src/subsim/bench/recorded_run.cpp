@@ -37,6 +37,7 @@ RecordedRun recordProblems(const std::shared_ptr<const Model>& model, const std:
     if (!kept[k - 1]) continue;
     run.problems.push_back(world.lastProblem());
     run.warm_starts.push_back(world.lastWarmStart());
+    run.solutions.push_back(world.lastSolution());
   }
   return run;
 }
@@ -49,11 +50,13 @@ void keepEvenlySpaced(RecordedRun& run, int count) {
     if (to != from) {
       run.problems[to] = std::move(run.problems[from]);
       run.warm_starts[to] = std::move(run.warm_starts[from]);
+      if (from < run.solutions.size()) run.solutions[to] = std::move(run.solutions[from]);
     }
     ++to;
   }
   run.problems.resize(to);
   run.warm_starts.resize(to);
+  if (run.solutions.size() > to) run.solutions.resize(to);
 }
 
 RecordedStep recordStep(const std::shared_ptr<const Model>& model, const std::string& scene,

@@ -19,6 +19,9 @@ using Progress = std::function<void(const std::string&)>;
 struct RecordedRun {
   std::vector<StepProblem> problems;
   std::vector<StepSolution> warm_starts;
+  /// What the reference solver returned for each problem (empty parts where unknown, as for a
+  /// problem file written before solutions were stored).
+  std::vector<StepSolution> solutions;
   std::string note;   // why it ended early
   int steps_run = 0;  // steps the reference run completed (problems holds a sample of them)
 };

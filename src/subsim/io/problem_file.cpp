@@ -43,7 +43,25 @@ std::optional<Defect> nonFinite(const char* object, const double* values, std::s
 // Everything StepProblem::check() and the solvers index with but do not bound-check, plus the
 // enum range and finite values (check() only looks at A, b, J and e).  Offsets are summed in 64
 // bits: a corrupt file may hold values near INT_MAX.
-std::optional<Defect> layoutDefect(const StepProblem& p, const StepSolution& warm_start) {
+/// The parts of a warm start or a stored solution (datasets PREFIX_vhat, PREFIX_lambda).  An
+/// empty part means "none"; a part of any other size would be ignored by a solver, so it can only
+/// be a recording error.
+std::optional<Defect> partsDefect(const StepProblem& p, const StepSolution& s,
+                                  const std::string& prefix) {
+  const std::string vhat = prefix + "_vhat", lambda = prefix + "_lambda";
+  if (s.vhat.size() != 0 && s.vhat.size() != p.numDof())
+    return Defect{vhat, std::to_string(s.vhat.size()) + " values, expected 0 or the " +
+                            std::to_string(p.numDof()) + " values of b"};
+  if (s.lambda.size() != 0 && s.lambda.size() != p.numRows())
+    return Defect{lambda, std::to_string(s.lambda.size()) + " values, expected 0 or the " +
+                              std::to_string(p.numRows()) + " rows of e"};
+  if (auto defect = nonFinite(vhat.c_str(), s.vhat.data(), static_cast<std::size_t>(s.vhat.size())))
+    return defect;
+  return nonFinite(lambda.c_str(), s.lambda.data(), static_cast<std::size_t>(s.lambda.size()));
+}
+
+std::optional<Defect> layoutDefect(const StepProblem& p, const StepSolution& warm_start,
+                                   const StepSolution& solution) {
   using I64 = std::int64_t;
   const auto size = [](const auto& v) { return static_cast<I64>(v.size()); };
   if (!std::isfinite(p.dt)) return Defect{"dt", "not finite (" + std::to_string(p.dt) + ")"};
@@ -153,21 +171,8 @@ std::optional<Defect> layoutDefect(const StepProblem& p, const StepSolution& war
   for (const auto& array : arrays)
     if (auto defect = nonFinite(array.object, array.values.data(), array.values.size()))
       return defect;
-  // An empty part means "no warm start"; a part of any other size would be ignored by the solver,
-  // so it can only be a recording error.
-  if (warm_start.vhat.size() != 0 && warm_start.vhat.size() != p.numDof())
-    return Defect{"warm_start_vhat", std::to_string(warm_start.vhat.size()) +
-                                         " values, expected 0 or the " +
-                                         std::to_string(p.numDof()) + " values of b"};
-  if (warm_start.lambda.size() != 0 && warm_start.lambda.size() != p.numRows())
-    return Defect{"warm_start_lambda", std::to_string(warm_start.lambda.size()) +
-                                           " values, expected 0 or the " +
-                                           std::to_string(p.numRows()) + " rows of e"};
-  if (auto defect = nonFinite("warm_start_vhat", warm_start.vhat.data(),
-                              static_cast<std::size_t>(warm_start.vhat.size())))
-    return defect;
-  return nonFinite("warm_start_lambda", warm_start.lambda.data(),
-                   static_cast<std::size_t>(warm_start.lambda.size()));
+  if (auto defect = partsDefect(p, warm_start, "warm_start")) return defect;
+  return partsDefect(p, solution, "solution");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -279,6 +284,14 @@ void writeProblem(hid_t g, const RecordedProblem& recorded, const std::string& c
   writeArray(g, "warm_start_vhat", vhat.data(), static_cast<hsize_t>(vhat.size()), 0, context);
   writeArray(g, "warm_start_lambda", lambda.data(), static_cast<hsize_t>(lambda.size()), 0,
              context);
+  // The solution only when there is one: files without it read as before.
+  const StepSolution& solution = recorded.solution;
+  if (solution.vhat.size() > 0 || solution.lambda.size() > 0) {
+    writeArray(g, "solution_vhat", solution.vhat.data(), static_cast<hsize_t>(solution.vhat.size()),
+               0, context);
+    writeArray(g, "solution_lambda", solution.lambda.data(),
+               static_cast<hsize_t>(solution.lambda.size()), 0, context);
+  }
 }
 
 }  // namespace
@@ -289,7 +302,11 @@ void writeProblemFile(const std::string& path, const ProblemFileInfo& info,
   for (std::size_t k = 0; k < problems.size(); ++k) {
     const RecordedProblem& r = problems[k];
     std::string defect;
-    if (const auto d = layoutDefect(r.problem, r.warm_start))
+    if (r.problem.hasLocalForm())
+      defect =
+          "a problem in local form (W, q; an FCLib local problem) has no place in a problem file "
+          "(write it as FCLib: subsim export-fclib)";
+    else if (const auto d = layoutDefect(r.problem, r.warm_start, r.solution))
       defect = d->object + ": " + d->what;
     else
       defect = r.problem.check();
@@ -369,7 +386,7 @@ class Reader : FileReader {
       Handle group = openGroup(problems.get(), name, where);
       RecordedProblem& r = out.problems[k];
       readProblem(group.get(), where + "/", r);
-      if (const auto defect = layoutDefect(r.problem, r.warm_start)) {
+      if (const auto defect = layoutDefect(r.problem, r.warm_start, r.solution)) {
         const bool attribute = defect->object == "dt";
         fail((attribute ? "attribute " : "dataset ") + where + "/" + defect->object + ": " +
              defect->what);
@@ -571,6 +588,12 @@ class Reader : FileReader {
     r.warm_start.vhat = Eigen::Map<const VecX>(vhat.data(), static_cast<Eigen::Index>(vhat.size()));
     r.warm_start.lambda =
         Eigen::Map<const VecX>(lambda.data(), static_cast<Eigen::Index>(lambda.size()));
+    if (H5Lexists(g, "solution_lambda", H5P_DEFAULT) > 0) {
+      const DoubleBuffer sv = readAny<double>(g, where, "solution_vhat");
+      const DoubleBuffer sl = readAny<double>(g, where, "solution_lambda");
+      r.solution.vhat = Eigen::Map<const VecX>(sv.data(), static_cast<Eigen::Index>(sv.size()));
+      r.solution.lambda = Eigen::Map<const VecX>(sl.data(), static_cast<Eigen::Index>(sl.size()));
+    }
   }
 };
 

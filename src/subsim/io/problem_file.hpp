@@ -8,7 +8,7 @@
 //   std::vector<subsim::RecordedProblem> problems;
 //   for (int k = 0; k < 100; ++k) {
 //     world.step();
-//     problems.push_back({world.lastProblem(), world.lastWarmStart()});
+//     problems.push_back({world.lastProblem(), world.lastWarmStart(), {}});
 //   }
 //   subsim::writeProblemFile("problems.h5", {"granular", "subadmm", model.dt}, problems);
 //   const subsim::ProblemFile file = subsim::readProblemFile("problems.h5");
@@ -28,6 +28,10 @@ namespace subsim {
 struct RecordedProblem {
   StepProblem problem;
   StepSolution warm_start;
+  /// What the recording solver returned (vhat and lambda), when the file holds it (datasets
+  /// solution_vhat and solution_lambda; files written before they existed have none): empty
+  /// parts mean none.
+  StepSolution solution;
 };
 
 /// Where the problems came from, stored as root attributes so that the file explains itself.
