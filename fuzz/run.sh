@@ -11,7 +11,7 @@ seconds="$2"
 shift 2
 here="$(cd "$(dirname "$0")" && pwd)"
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(fuzz_scene_file fuzz_urdf fuzz_tet_mesh fuzz_problem_file fuzz_recording fuzz_command_line)
+[ ${#targets[@]} -eq 0 ] && targets=(fuzz_scene_file fuzz_urdf fuzz_tet_mesh fuzz_problem_file fuzz_recording fuzz_fclib_file fuzz_command_line)
 jobs=$(nproc)
 # alloc_dealloc_mismatch=0 and allocator_may_return_null=1: see SANITIZE_ENV in the Makefile.
 export ASAN_OPTIONS=detect_leaks=1:alloc_dealloc_mismatch=0:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -29,7 +29,7 @@ run_one() {
   # script, to be looked at.
   local library_faults=()
   case "$t" in
-    fuzz_problem_file | fuzz_recording) library_faults=(-ignore_crashes=1 -ignore_ooms=1) ;;
+    fuzz_problem_file | fuzz_recording | fuzz_fclib_file) library_faults=(-ignore_crashes=1 -ignore_ooms=1) ;;
   esac
   "$build/fuzz/$t" -fork=1 -ignore_timeouts=1 "${library_faults[@]}" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
