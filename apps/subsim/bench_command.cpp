@@ -1,6 +1,5 @@
 // `subsim bench`: the solver comparison matrix (scenes x solvers x iteration levels) and the
 // single-step convergence study (README.md, "Comparing solvers: subsim bench").
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -16,6 +15,7 @@
 #include "bench_table.hpp"
 #include "commands.hpp"
 #include "option_checks.hpp"
+#include "progress_line.hpp"
 #include "python_plot.hpp"
 #include "scene_loading.hpp"
 #include "subsim/bench/convergence_study.hpp"
@@ -103,12 +103,7 @@ bool openOutput(const std::string& option, const std::string& path, std::ofstrea
 
 /// Progress on stderr, only for a person watching a terminal.
 void progress(const std::string& text) {
-  static const bool tty = isatty(STDERR_FILENO) != 0;
-  if (tty) std::cerr << "\rbench: " << text << "\033[K" << std::flush;
-}
-void progressDone() {
-  static const bool tty = isatty(STDERR_FILENO) != 0;
-  if (tty) std::cerr << "\r\033[K" << std::flush;
+  progressLine("bench", text);
 }
 
 // ---------------------------------------------------------------------------------------------

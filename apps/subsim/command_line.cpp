@@ -270,11 +270,12 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
       ->capture_default_str();
   solve_cmd
       ->add_option("--check-every", solve.check_every,
-                   "iterations between the judge's checks (default 10, Newton-type 1)")
+                   "the step of the iteration counts tried against the tolerance (default 10, "
+                   "Newton-type 1)")
       ->check(wholeNumber(1, 100000000));
   solve_cmd
       ->add_option("--time-limit", solve.time_limit,
-                   "stop a solve after this many seconds of solver time (checked at the checks)")
+                   "give up on a problem once one solve takes this many seconds")
       ->check(finiteNumber([](double v) { return v > 0.0; }, "a positive time in s (e.g. 10)",
                            "SECONDS"));
   solve_cmd->add_option("--problems", solve.problems,

@@ -1,7 +1,5 @@
 // `subsim solve FILE...`: stored problems (subsim problem files, FCLib files) re-solved by every
 // compatible solver and judged by the common metrics (src/subsim/bench/solve_problems.hpp).
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -17,6 +15,7 @@
 #include "bench_table.hpp"
 #include "commands.hpp"
 #include "option_checks.hpp"
+#include "progress_line.hpp"
 #include "subsim/bench/solve_problems.hpp"
 #include "subsim/metrics/step_metrics.hpp"
 
@@ -157,12 +156,7 @@ std::string historyCsv(const std::vector<SolveRecord>& rows) {
 }
 
 void progress(const std::string& text) {
-  static const bool tty = isatty(STDERR_FILENO) != 0;
-  if (tty) std::cerr << "\rsolve: " << text << "\033[K" << std::flush;
-}
-void progressDone() {
-  static const bool tty = isatty(STDERR_FILENO) != 0;
-  if (tty) std::cerr << "\r\033[K" << std::flush;
+  progressLine("solve", text);
 }
 
 }  // namespace

@@ -101,38 +101,12 @@ class FclibReader {
     const long long n = global ? p.M.rows() : 0;
     if (global && exists(f, "subsim")) {
       const Handle extra = r_.openGroup(f, "subsim", "/subsim");
-      if (exists(extra.get(), "subsystem_dof")) {
-        Handle set;
-        const hsize_t count = openNumbers(extra.get(), "subsystem_dof", "/subsim/subsystem_dof",
-                                          H5T_INTEGER, "integers", set);
-        p.subsystem_dof = readInts(extra.get(), "subsystem_dof", "/subsim/subsystem_dof",
-                                   static_cast<long long>(count));
-        long long total = 0;
-        for (int d : p.subsystem_dof) {
-          if (d <= 0) r_.fail("dataset /subsim/subsystem_dof holds a subsystem of 0 DOF");
-          total += d;
-        }
-        if (total != n)
-          r_.fail("dataset /subsim/subsystem_dof adds up to " + std::to_string(total) +
-                  " DOF, expected " + std::to_string(n) + " (the length of vectors/f)");
-      }
-      if (exists(extra.get(), "equality_rows")) {
-        Handle set;
-        const hsize_t count = openNumbers(extra.get(), "equality_rows", "/subsim/equality_rows",
-                                          H5T_INTEGER, "integers", set);
-        p.equality_rows = readInts(extra.get(), "equality_rows", "/subsim/equality_rows",
-                                   static_cast<long long>(count));
-        long long total = 0;
-        for (int rows : p.equality_rows) {
-          if (rows < 1 || rows > 6)
-            r_.fail("dataset /subsim/equality_rows holds " + std::to_string(rows) +
-                    ", expected 1..6 rows per constraint");
-          total += rows;
-        }
-        if (total != p.G.cols())
-          r_.fail("dataset /subsim/equality_rows adds up to " + std::to_string(total) +
-                  " rows, expected " + std::to_string(p.G.cols()) + " (the columns of G)");
-      }
+      if (exists(extra.get(), "subsystem_dof"))
+        p.subsystem_dof =
+            readCounts(extra.get(), "subsystem_dof", 1, n, n, "DOF", "the length of vectors/f");
+      if (exists(extra.get(), "equality_rows"))
+        p.equality_rows =
+            readCounts(extra.get(), "equality_rows", 1, 6, p.G.cols(), "rows", "the columns of G");
     }
     if (exists(f, "solution")) {
       const Handle s = r_.openGroup(f, "solution", "/solution");
@@ -189,6 +163,27 @@ class FclibReader {
     if (v[0] < std::numeric_limits<int>::min() || v[0] > std::numeric_limits<int>::max())
       r_.fail("dataset " + full + " holds " + std::to_string(v[0]) + ", out of range");
     return static_cast<int>(v[0]);
+  }
+
+  /// subsim's extension /subsim/`name`: counts in [lo, hi] adding up to `total` (`of` says what
+  /// that is).
+  std::vector<int> readCounts(hid_t group, const char* name, long long lo, long long hi,
+                              long long total, const char* unit, const char* of) const {
+    const std::string full = std::string("/subsim/") + name;
+    Handle set;
+    const hsize_t count = openNumbers(group, name, full, H5T_INTEGER, "integers", set);
+    std::vector<int> out = readInts(group, name, full, static_cast<long long>(count));
+    long long sum = 0;
+    for (int v : out) {
+      if (v < lo || v > hi)
+        r_.fail("dataset " + full + " holds " + std::to_string(v) + ", expected " +
+                std::to_string(lo) + ".." + std::to_string(hi) + " " + unit + " each");
+      sum += v;
+    }
+    if (sum != total)
+      r_.fail("dataset " + full + " adds up to " + std::to_string(sum) + " " + unit +
+              ", expected " + std::to_string(total) + " (" + of + ")");
+    return out;
   }
 
   std::vector<int> readInts(hid_t group, const char* name, const std::string& full,
