@@ -23,6 +23,10 @@ int main(int argc, char** argv) {
         return runSeal(line.seal_files);
       case CommandLine::Command::Bench:
         return runBench(line.bench);
+      case CommandLine::Command::Replay:
+        return runReplay(line.replay);
+      case CommandLine::Command::Plot:
+        return runPlot(line.plot);
       case CommandLine::Command::Run:
         break;
     }
