@@ -12,6 +12,7 @@
 
 #include "command_line.hpp"
 #include "option_checks.hpp"
+#include "replay_plot_checks.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace subsim::cli;
@@ -55,6 +56,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         break;
       case CommandLine::Command::ExportFclib:
         checkExportFclibOptions(parsed.command_line->export_fclib);
+        break;
+      case CommandLine::Command::Replay:
+        checkReplayOptions(parsed.command_line->replay);
+        break;
+      case CommandLine::Command::Plot:
+        checkPlotOptions(parsed.command_line->plot);
         break;
       case CommandLine::Command::Scenarios:
       case CommandLine::Command::Seal:

@@ -70,7 +70,7 @@ const subsim::fuzz::FileObjects& objects() {
       o.removable.push_back(group);
       for (const char* name :
            {"time", "iterations", "residual", "solver_ms", "step_ms", "constraint_residual",
-            "contact_fb_residual", "max_penetration", "contacts"})
+            "contact_fb_residual", "max_penetration", "contacts", "energy", "joint_error"})
         o.attributes.push_back({group, name});
       for (const auto& d : datasets) {
         o.datasets.push_back({std::string(group) + "/" + d.name, d.integers, d.cols});

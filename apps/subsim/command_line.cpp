@@ -65,18 +65,48 @@ CLI::Validator oneOf(std::vector<std::string> names) {
 /// command); prints the error and returns false.
 bool knownCommand(int argc, const char* const* argv, std::ostream& err) {
   const char* commands =
-      "run, bench, solve, export-fclib, scenarios, solvers or seal (subsim --help lists them)";
+      "run, bench, solve, export-fclib, replay, plot, scenarios, solvers or seal (subsim --help "
+      "lists them)";
   if (argc < 2) {
     err << "subsim: expected a command: " << commands << "\n";
     return false;
   }
   const std::string first = argv[1];
-  for (const char* known : {"run", "bench", "solve", "export-fclib", "scenarios", "solvers", "seal",
-                            "-h", "--help", "--help-all"})
+  for (const char* known : {"run", "bench", "solve", "export-fclib", "replay", "plot", "scenarios",
+                            "solvers", "seal", "-h", "--help", "--help-all"})
     if (first == known) return true;
   err << "subsim: " << (first.rfind('-', 0) == 0 ? "unknown option '" : "unknown command '")
       << first << "': expected a command first: " << commands << "\n";
   return false;
+}
+
+constexpr const char* kPlotKinds = "convergence, penetration, energy, joint-error or contacts";
+
+/// `subsim replay` and `subsim plot` (replay_command.cpp, plot_command.cpp).
+void addReplayAndPlot(CLI::App& app, CommandLine& line) {
+  CLI::App* replay = app.add_subcommand(
+      "replay", "print a recording's summary and per-step statistics (subsim run --record)");
+  replay->add_option("recording", line.replay.file, "the recording (FILE.h5)")->required();
+  replay->add_option("--format", line.replay.format, "table format")
+      ->check(oneOf({"markdown", "csv", "json"}))
+      ->capture_default_str();
+  replay->add_option("--steps", line.replay.steps,
+                     "FIRST:LAST: only these steps, numbered from 1, both included (default: all)");
+
+  CLI::App* plot = app.add_subcommand(
+      "plot",
+      "draw a recording's per-step figures, or a convergence CSV (subsim solve --history, "
+      "subsim bench --convergence), as a PNG with matplotlib");
+  plot->add_option("input", line.plot.file, "a recording (FILE.h5) or a convergence CSV (FILE.csv)")
+      ->required();
+  plot->add_option("--kind", line.plot.kind,
+                   "what to draw: convergence (a CSV's residual per iteration, or a recording's "
+                   "per-step residual and AA), penetration, energy, joint-error or contacts "
+                   "(recordings)")
+      ->required()
+      ->check(oneOf({"convergence", "penetration", "energy", "joint-error", "contacts"}));
+  plot->add_option("--output", line.plot.output,
+                   "the PNG to write (default: the input's name with _KIND.png for its extension)");
 }
 
 }  // namespace
@@ -317,6 +347,8 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
       ->check(oneOf({"csc", "csr", "triplet"}))
       ->capture_default_str();
 
+  addReplayAndPlot(app, line);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -338,6 +370,12 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
     else if (what == "file is required" || what == "directory is required")
       err << "subsim: export-fclib: expected a problem file and a directory: subsim export-fclib "
              "PROBLEMS.h5 DIR\n";
+    else if (what == "recording is required")
+      err << "subsim: replay: expected a recording (FILE.h5, written by subsim run --record)\n";
+    else if (what == "input is required")
+      err << "subsim: plot: expected a recording (FILE.h5) or a convergence CSV (FILE.csv)\n";
+    else if (what == "--kind is required")
+      err << "subsim: plot: expected --kind " << kPlotKinds << "\n";
     else
       err << "subsim: " << what << "\n";
     return parsed;
@@ -362,6 +400,8 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
                  : app.got_subcommand("bench")        ? CommandLine::Command::Bench
                  : app.got_subcommand("solve")        ? CommandLine::Command::Solve
                  : app.got_subcommand("export-fclib") ? CommandLine::Command::ExportFclib
+                 : app.got_subcommand("replay")       ? CommandLine::Command::Replay
+                 : app.got_subcommand("plot")         ? CommandLine::Command::Plot
                                                       : CommandLine::Command::Run;
   parsed.command_line = std::move(line);
   parsed.exit_code = kExitOk;

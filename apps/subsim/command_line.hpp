@@ -12,10 +12,12 @@
 namespace subsim::cli {
 
 struct CommandLine {
-  enum class Command { Scenarios, Solvers, Run, Bench, Seal, Solve, ExportFclib };
+  enum class Command { Scenarios, Solvers, Run, Bench, Seal, Solve, ExportFclib, Replay, Plot };
   Command command = Command::Run;
   RunOptions run;
   BenchOptions bench;
+  ReplayOptions replay;
+  PlotOptions plot;
   std::optional<std::string> solver;    // `subsim solvers NAME`
   std::vector<std::string> seal_files;  // `subsim seal FILE...`
   SolveOptions solve;

@@ -84,6 +84,20 @@ struct ExportFclibOptions {
   std::string encoding = "csc";         // csc | csr | triplet
 };
 
+/// `subsim replay FILE.h5` (README.md, "Replaying and plotting a recording").
+struct ReplayOptions {
+  std::string file;
+  std::string format = "markdown";   // markdown | csv | json
+  std::optional<std::string> steps;  // "FIRST:LAST", from 1, inclusive; default all
+};
+
+/// `subsim plot FILE.h5|FILE.csv --kind KIND [--output PNG]`.
+struct PlotOptions {
+  std::string file;
+  std::string kind;    // convergence | penetration | energy | joint-error | contacts
+  std::string output;  // default: FILE's name with _KIND.png for its extension
+};
+
 int runScenarios();
 /// `subsim solvers [NAME]`: every solver (or the one named) with its options.
 int runSolvers(const std::optional<std::string>& name);
@@ -93,6 +107,10 @@ int runBench(const BenchOptions& options);
 int runSeal(const std::vector<std::string>& files);
 int runSolve(const SolveOptions& options);
 int runExportFclib(const ExportFclibOptions& options);
+/// `subsim replay FILE.h5`: a recording's summary and per-step table.
+int runReplay(const ReplayOptions& options);
+/// `subsim plot FILE --kind KIND`: a recording's or a convergence CSV's PNG.
+int runPlot(const PlotOptions& options);
 /// `bench --scaling` once its options are checked (scaling_bench.cpp).
 int runScalingBench(const BenchOptions& options, int iterations);
 /// The default reference iteration count of `bench --problems` and `--convergence`.

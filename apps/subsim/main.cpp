@@ -2,7 +2,8 @@
 // scenes and the solvers with their options; `subsim run SCENE` simulates one;
 // `subsim bench SCENE...` compares solvers; `subsim solve FILE...` re-solves stored problems
 // (subsim problem files, FCLib files); `subsim export-fclib` writes problems as FCLib;
-// `subsim seal FILE...` writes the checksum onto HDF5 files (see README.md).
+// `subsim replay` and `subsim plot` show a recording; `subsim seal FILE...` writes the checksum
+// onto HDF5 files (see README.md).
 #include <iostream>
 
 #include "command_line.hpp"
@@ -28,6 +29,10 @@ int main(int argc, char** argv) {
         return runSolve(line.solve);
       case CommandLine::Command::ExportFclib:
         return runExportFclib(line.export_fclib);
+      case CommandLine::Command::Replay:
+        return runReplay(line.replay);
+      case CommandLine::Command::Plot:
+        return runPlot(line.plot);
       case CommandLine::Command::Run:
         break;
     }

@@ -53,12 +53,13 @@ bool havePython3() {
 }  // namespace
 
 bool drawPlot(const std::string& script_name, const std::string& csv_path,
-              const std::string& png_path, const std::string& title) {
+              const std::string& png_path, const std::string& title, bool csv_is_input) {
+  const std::string written = csv_is_input ? "" : "; " + csv_path + " is written";
   const std::filesystem::path script = findPlotScript(script_name);
   if (script.empty()) {
     std::cerr << "subsim: the plot needs scripts/" << script_name
-              << ", which was not found next to the executable nor in the source tree; " << csv_path
-              << " is written\n";
+              << ", which was not found next to the executable nor in the source tree" << written
+              << "\n";
     return false;
   }
   const std::string python = findPythonWithMatplotlib();
@@ -69,15 +70,14 @@ bool drawPlot(const std::string& script_name, const std::string& csv_path,
                                 : "python3 with matplotlib: install python3 and "
                                   "python3-matplotlib (apt-get install python3 "
                                   "python3-matplotlib)")
-              << "; " << csv_path << " is written\n";
+              << written << "\n";
     return false;
   }
   const std::string cmd = python + " " + quoteShell(script.string()) + " " + quoteShell(csv_path) +
                           " " + quoteShell(png_path) + " --title " + quoteShell(title) +
                           " </dev/null";
   if (std::system(cmd.c_str()) != 0) {
-    std::cerr << "subsim: plotting with " << script.string() << " failed; " << csv_path
-              << " is written\n";
+    std::cerr << "subsim: plotting with " << script.string() << " failed" << written << "\n";
     return false;
   }
   return true;

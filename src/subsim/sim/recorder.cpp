@@ -7,6 +7,7 @@
 
 #include "subsim/io/file_seal.hpp"
 #include "subsim/io/hdf5_file.hpp"
+#include "subsim/metrics/bilateral_error.hpp"
 
 namespace subsim {
 namespace {
@@ -95,6 +96,8 @@ void Recorder::record(const World& world, const StepReport& report, const StepMe
   const std::vector<AssembledContact>& contacts = world.lastContacts();
   const StepProblem& problem = world.lastProblem();
   const VecX& lambda = world.lastSolution().lambda;
+  const double energy = world.kineticEnergy() + world.gravitationalEnergy();
+  const double joint_error = maxBilateralError(problem);
 
   // Gather everything before touching the file, so that a world without impulses for its
   // contacts leaves no partial step group.
@@ -152,6 +155,8 @@ void Recorder::record(const World& world, const StepReport& report, const StepMe
     writeAttribute(g, "max_penetration", report.max_penetration, context);
     // The rows actually recorded, which is what a reader needs (equal to report.contacts).
     writeAttribute(g, "contacts", static_cast<int>(nc), context);
+    writeAttribute(g, "energy", energy, context);
+    writeAttribute(g, "joint_error", joint_error, context);
     writeArray(g, "position", r.position.data(), nb, 3, context);
     writeArray(g, "orientation", r.orientation.data(), nb, 4, context);
     writeArray(g, "contact_point", r.contact_point.data(), nc, 3, context);
@@ -204,6 +209,10 @@ class Reader : FileReader {
       Handle group = openGroup(steps.get(), name, "/steps/" + name);
       readStep(group.get(), "/steps/" + name + "/", nb, rec.steps[k]);
     }
+    // Read last, so that a foreign file is still named by its first missing group.
+    rec.threads = readScalar<int>(root, "/", "threads");
+    rec.iterations_cap = readScalar<int>(root, "/", "iterations_cap");
+    rec.tolerance = readScalar<double>(root, "/", "tolerance");
     return rec;
   }
 
@@ -283,11 +292,16 @@ class Reader : FileReader {
     if (H5Aexists(g, "solve_status") > 0)
       step.solve_status = readStringAttribute(g, where, "solve_status");
     step.solver_ms = readScalar<double>(g, where, "solver_ms");
+    step.step_ms = readScalar<double>(g, where, "step_ms");
     step.constraint_residual = readScalar<double>(g, where, "constraint_residual");
     step.contact_fb_residual = readScalar<double>(g, where, "contact_fb_residual");
     step.max_penetration = readScalar<double>(g, where, "max_penetration");
     const int contacts = readScalar<int>(g, where, "contacts");
     if (contacts < 0) fail("attribute " + where + "contacts is negative");
+    // Added after schema version 1 was fixed, like solve_status.
+    if (H5Aexists(g, "energy") > 0) step.energy = readScalar<double>(g, where, "energy");
+    if (H5Aexists(g, "joint_error") > 0)
+      step.joint_error = readScalar<double>(g, where, "joint_error");
     const hsize_t nc = static_cast<hsize_t>(contacts);
 
     const DoubleBuffer position = readArray<double>(g, "position", where + "position", nb, 3);

@@ -15,6 +15,7 @@
 // the recorder needs neither its include path nor its link flags.
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,8 +65,11 @@ class Recorder {
 struct RecordedStep {
   double time;
   int iterations;
-  double residual, solver_ms, constraint_residual, contact_fb_residual, max_penetration;
+  double residual, solver_ms, step_ms, constraint_residual, contact_fb_residual, max_penetration;
   std::string solve_status;  // solveStatusName(); empty in recordings written before it existed
+  // Kinetic + gravitational energy after the step (J) and the step problem's largest bilateral
+  // row error; absent in recordings written before they existed.
+  std::optional<double> energy, joint_error;
   std::vector<Vec3> position;
   std::vector<Quat> orientation;
   std::vector<Vec3> contact_point, contact_normal, contact_impulse;  // impulse [n, t1, t2] N s
@@ -77,6 +81,9 @@ struct RecordedStep {
 struct Recording {
   std::string scene, solver;
   double dt;
+  int threads;
+  int iterations_cap;
+  double tolerance;
   std::vector<std::string> body_names;
   std::vector<RecordedStep> steps;
 };

@@ -428,4 +428,22 @@ double World::kineticEnergy() const {
   return energy;
 }
 
+double World::gravitationalEnergy() const {
+  const Vec3& g = model_->gravity;
+  double energy = 0.0;
+  for (int b = 0; b < state_.numBodies(); ++b) {
+    const Body& body = model_->bodies[b];
+    if (simulated(body.kind)) energy -= body.mass * g.dot(state_.pose[b].position);
+  }
+  // Lumped masses, 3 entries per node as the positions: each piece holds its own tets' mass, so
+  // the pieces' sum is the body's even where nodes are copied between pieces.
+  for (const DeformableBody& body : model_->deformables)
+    for (int k = 0; k < body.numPieces(); ++k) {
+      const VecX& mass = body.piece[k].fem.lumpedMass();
+      const VecX& x = state_.fem_x[body.first_piece + k];
+      for (Eigen::Index i = 0; i < x.size(); ++i) energy -= mass[i] * g[i % 3] * x[i];
+    }
+  return energy;
+}
+
 }  // namespace subsim

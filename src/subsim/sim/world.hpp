@@ -107,6 +107,10 @@ class World {
 
   /// Total kinetic energy of the dynamic bodies (J).
   double kineticEnergy() const;
+  /// Gravitational potential energy of what kineticEnergy covers, -sum m g.x (J): zero on the
+  /// plane through the origin normal to the gravity, m |g| z for the default gravity along -z.
+  /// Elastic energies (FEM strain, cable couplings, springs, joint drives) are not included.
+  double gravitationalEnergy() const;
   /// The penetration (m) beyond which a step diverges: WorldSettings::penetration_limit, or half
   /// the smallest shape of a simulated body (rigid or articulated); infinite without one.
   double penetrationLimit() const { return penetration_limit_; }
