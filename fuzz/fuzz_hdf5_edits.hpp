@@ -150,7 +150,9 @@ inline void applyEdits(FuzzedDataProvider& in, const std::string& path,
   const int edits = in.ConsumeIntegralInRange(1, 4);
   for (int e = 0; e < edits; ++e) {
     try {
-      const int kind = in.ConsumeIntegralInRange(0, 9);
+      int kind = in.ConsumeIntegralInRange(0, 9);
+      // A format without attributes (FCLib) rewrites a dataset instead.
+      if (kind >= 6 && kind <= 8 && objects.attributes.empty()) kind = 0;
       if (kind <= 5) {
         const std::size_t d =
             in.ConsumeIntegralInRange<std::size_t>(0, objects.datasets.size() - 1);
