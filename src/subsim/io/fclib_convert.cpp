@@ -57,7 +57,7 @@ std::vector<int> partition(const FclibProblem& f, const std::string& prefix,
   for (int c = 0; c < n; ++c)
     for (SparseMatrixD::InnerIterator it(f.M, c); it; ++it)
       if (it.value() != 0.0) parent[root(parent, static_cast<int>(it.row()))] = root(parent, c);
-  std::vector<int> component(n, -1), first_of;  // component index by root, in DOF order
+  std::vector<int> component(n, -1);  // by DOF: its component, numbered by smallest DOF
   std::vector<int> sizes;
   std::vector<int> index_of_root(n, -1);
   for (int k = 0; k < n; ++k) {
