@@ -9,11 +9,12 @@ By default only the common judge (the AL paper's constraint residual, the same m
 solver) is drawn, since the solvers' own stopping residuals are different quantities and do not
 share a scale; --all adds them as dashed lines.
 """
-import argparse
 import csv
 import math
 import sys
 from collections import OrderedDict
+
+import plot_common  # scripts/plot_common.py, beside this script
 
 JUDGE = "constraint (AL sec. 6)"
 
@@ -29,21 +30,12 @@ def read_rows(path):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("csv")
-    parser.add_argument("png")
-    parser.add_argument("--title", default="")
+    parser = plot_common.parser(__doc__)
     parser.add_argument("--all", action="store_true",
                         help="also draw each solver's own residual (dashed)")
     args = parser.parse_args()
 
-    try:
-        import matplotlib
-    except ImportError:
-        sys.exit("plot_convergence: matplotlib is missing: install python3-matplotlib "
-                 "(apt-get install python3-matplotlib)")
-    matplotlib.use("Agg")  # files only: no display on a build machine
-    import matplotlib.pyplot as plt
+    plt = plot_common.pyplot("plot_convergence")
 
     # (solver, residual_name) -> lists, in file order so the legend follows the bench's order.
     series = OrderedDict()

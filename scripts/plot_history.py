@@ -9,30 +9,22 @@ Curves share their solver's colour and the legend names each solver once, so tha
 hundreds of problems still reads; a solver reporting several residual names gets a line style per
 name.  Zero and non-finite residuals cannot be shown on a log axis and are left out.
 """
-import argparse
 import csv
 import math
 import sys
 from collections import OrderedDict
+
+import plot_common  # scripts/plot_common.py, beside this script
 
 COLUMNS = ["solver", "problem", "iteration", "residual_name", "residual", "cumulative_ms"]
 STYLES = ["-", "--", ":", "-."]
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("csv")
-    parser.add_argument("png")
-    parser.add_argument("--title", default="")
+    parser = plot_common.parser(__doc__)
     args = parser.parse_args()
 
-    try:
-        import matplotlib
-    except ImportError:
-        sys.exit("plot_history: matplotlib is missing: install python3-matplotlib "
-                 "(apt-get install python3-matplotlib)")
-    matplotlib.use("Agg")  # files only: no display on a build machine
-    import matplotlib.pyplot as plt
+    plt = plot_common.pyplot("plot_history")
 
     # (solver, problem, residual_name) -> (iterations, ms, residuals), in file order.
     curves = OrderedDict()

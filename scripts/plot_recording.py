@@ -8,10 +8,11 @@ The columns say what is drawn (subsim writes them per kind): max_penetration_mm,
 joint_error, contacts and normal_force_n, residual (log scale) and aa.  An empty field (a step
 without constraints has no AA) leaves a gap.
 """
-import argparse
 import csv
 import math
 import sys
+
+import plot_common  # scripts/plot_common.py, beside this script
 
 # Column -> (axis label, log scale).
 COLUMNS = {
@@ -46,19 +47,10 @@ def read_columns(path):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("csv")
-    parser.add_argument("png")
-    parser.add_argument("--title", default="")
+    parser = plot_common.parser(__doc__)
     args = parser.parse_args()
 
-    try:
-        import matplotlib
-    except ImportError:
-        sys.exit("plot_recording: matplotlib is missing: install python3-matplotlib "
-                 "(apt-get install python3-matplotlib)")
-    matplotlib.use("Agg")  # files only: no display on a build machine
-    import matplotlib.pyplot as plt
+    plt = plot_common.pyplot("plot_recording")
 
     series = read_columns(args.csv)
     fig, axes = plt.subplots(len(series), 1, figsize=(8, 2.6 + 1.8 * len(series)), sharex=True,

@@ -4,25 +4,17 @@ step against the system's size, one panel per scene, with the least-squares line
 
     plot_scaling.py SCALING.csv OUT.png [--title TEXT]
 """
-import argparse
 import csv
 import sys
 from collections import OrderedDict
 
+import plot_common  # scripts/plot_common.py, beside this script
+
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("csv")
-    parser.add_argument("png")
-    parser.add_argument("--title", default="")
+    parser = plot_common.parser(__doc__)
     args = parser.parse_args()
-    try:
-        import matplotlib
-    except ImportError:
-        sys.exit("plot_scaling: matplotlib is missing: install python3-matplotlib "
-                 "(apt-get install python3-matplotlib)")
-    matplotlib.use("Agg")  # files only: no display on a build machine
-    import matplotlib.pyplot as plt
+    plt = plot_common.pyplot("plot_scaling")
 
     panels = OrderedDict()  # (scene, parameter) -> [(size, ms)]
     with open(args.csv, newline="") as f:
