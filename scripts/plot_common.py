@@ -23,3 +23,11 @@ def pyplot(script):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
+
+
+def save(fig, png, title=""):
+    """The figure under `title` (none when empty) to `png`, as every script writes it."""
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)

@@ -69,10 +69,7 @@ def main():
         ax.set_ylabel("residual" + ("" if args.all else f" ({JUDGE})"))
         ax.grid(True, which="both", alpha=0.3)
     ax_ms.legend(fontsize=8)
-    if args.title:
-        fig.suptitle(args.title)
-    fig.tight_layout()
-    fig.savefig(args.png, dpi=120)
+    plot_common.save(fig, args.png, args.title)
 
 
 if __name__ == "__main__":

@@ -67,9 +67,7 @@ def main():
     ax_it.legend(fontsize=8)
     problems = len({(k[0], k[1]) for k in curves})
     title = args.title + (" - " if args.title else "") + f"{problems} solve(s)"
-    fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(args.png, dpi=120)
+    plot_common.save(fig, args.png, title)
 
 
 if __name__ == "__main__":

@@ -65,10 +65,7 @@ def main():
         ax.set_ylabel(label)
         ax.grid(True, which="both", alpha=0.3)
     axes[-1, 0].set_xlabel("simulated time (s)")
-    if args.title:
-        fig.suptitle(args.title)
-    fig.tight_layout()
-    fig.savefig(args.png, dpi=120)
+    plot_common.save(fig, args.png, args.title)
 
 
 if __name__ == "__main__":

@@ -50,10 +50,7 @@ def main():
         ax.set_ylabel("solver time per step (ms)")
         ax.grid(True, alpha=0.3)
         ax.legend()
-    if args.title:
-        fig.suptitle(args.title)
-    fig.tight_layout()
-    fig.savefig(args.png, dpi=120)
+    plot_common.save(fig, args.png, args.title)
 
 
 if __name__ == "__main__":
