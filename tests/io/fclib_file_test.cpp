@@ -300,7 +300,8 @@ TEST(FclibFile, LocalAndGlobalFormsSolveToTheSameImpulses) {
       EXPECT_LT(m.contact_natural_map_error, 1e-8);
       EXPECT_LT(m.constraint_residual, 1e-8);
       // Granular's spheres touch in single points: its impulses are unique, and equal.
-      if (problem.numContacts() > 0 && problem.numSubsystems() > 8) {
+      if (&problem == &sceneProblems()[2].first) {
+        ASSERT_GT(problem.numContacts(), 0);
         EXPECT_LT((back.lambda - reference.lambda).cwiseAbs().maxCoeff(), 1e-7);
       }
     }
