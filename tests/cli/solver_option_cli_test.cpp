@@ -75,7 +75,7 @@ TEST(CliSolverOptions, BadOptionsAreBadInputWithAMessage) {
        "is subadmm"},
       {"run granular --solver-option admm.relaxation=1",
        "subsim: --solver-option: unknown solver 'admm' in 'admm.relaxation=1' (known: subadmm, "
-       "fadmm, pgs, pgs-cg, pj, nnewton, canal, ssn, tr-dogleg)"},
+       "fadmm, pgs, pgs-cg, pj, nnewton, canal, ssn, tr-dogleg, bpp, pgs-sm, box-pgs, schur-bpp, schur-pgs-sm, fbic)"},
       {"run granular --relaxation 1.2 --solver-option relaxation=1.3",
        "subsim: --solver-option: option 'relaxation' of subadmm is given twice ('--relaxation "
        "1.2', then 'relaxation=1.3')"},
@@ -101,7 +101,7 @@ TEST(CliSolverOptions, BadOptionsAreBadInputWithAMessage) {
       {"bench --paper-table --solver-option relaxation=1", "--paper-table fixes the scenes"},
       {"solvers admm",
        "subsim: solvers: unknown solver 'admm' (known: subadmm, fadmm, pgs, pgs-cg, pj, nnewton, "
-       "canal, ssn, tr-dogleg)"},
+       "canal, ssn, tr-dogleg, bpp, pgs-sm, box-pgs, schur-bpp, schur-pgs-sm, fbic)"},
   };
   for (const Case& c : cases) {
     const Result r = run(c.args);

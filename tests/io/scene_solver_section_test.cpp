@@ -73,7 +73,7 @@ TEST(SceneSolverSection, ErrorsNameFileFieldExpectationAndLine) {
        "{...}} (see docs/scene-format.md), got fadmm (line 1, column 9)"},
       {"solver: {name: admm}",
        "scenes/s.yaml: solver.name: expected a solver name (known: subadmm, fadmm, pgs, pgs-cg, "
-       "pj, nnewton, canal, ssn, tr-dogleg), got admm (line 1, column 16)"},
+       "pj, nnewton, canal, ssn, tr-dogleg, bpp, pgs-sm, box-pgs, schur-bpp, schur-pgs-sm, fbic), got admm (line 1, column 16)"},
       {"solver: {name: fadmm, iters: 3}",
        "scenes/s.yaml: solver.iters: unknown key, expected one of: name, iterations, tolerance, "
        "options (line 1, column 23)"},

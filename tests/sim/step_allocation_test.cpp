@@ -4,7 +4,8 @@
 // longer change in number allocates nothing, neither through operator new nor through Eigen.
 // Rigid bodies, jointed chains and robots (quadrupeds: the articulated assembly and SubADMM's
 // per-body factorisation) are covered.  Not yet: fadmm and the AL family (canal, ssn, tr-dogleg),
-// whose SparseNewtonSystem::assemble rebuilds its sparse matrices with setFromTriplets each solve.
+// whose SparseNewtonSystem::assemble rebuilds its sparse matrices with setFromTriplets each solve,
+// nor the box-MLCP solvers, whose pivoting factors a new free block with Eigen's sparse LDL^T.
 #include <gtest/gtest.h>
 
 #include <string>

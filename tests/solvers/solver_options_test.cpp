@@ -98,7 +98,8 @@ TEST(SolverOptions, EveryOptionOfEverySolverRoundTripsAsText) {
       EXPECT_EQ(s->option(o.name), o.default_value) << e.name << " " << o.name;
     }
   }
-  EXPECT_EQ(options, 8 + 3 + 1 + 4 + 3 * 6);  // subadmm, fadmm, pj, nnewton, the AL three
+  // subadmm, fadmm, pj, nnewton, the AL three, the box-MLCP three, the substructuring three
+  EXPECT_EQ(options, 8 + 3 + 1 + 4 + 3 * 6 + 3 * 4 + 3 * 8);
 }
 
 TEST(SolverOptions, LaterValuesOverrideEarlierOnes) {

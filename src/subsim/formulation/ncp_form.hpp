@@ -14,9 +14,11 @@
 // A formulation is a builder from the StepProblem's data to what a solver of that formulation
 // takes, one file each in formulation/; a solver names its formulation in its registry entry
 // (solvers/solver.hpp, SolverEntry::formulation).  Formulations today:
-//   "ncp"       this file (all nine solvers);
+//   "ncp"       this file (the nine NCP solvers);
 //   "delassus"  the local form W = J A^-1 J^T, q, mu as an operator (delassus_form.hpp), which
-//               PGS, PGS-CG, PJ and NNewton iterate on, built from the NCP form.
+//               PGS, PGS-CG, PJ and NNewton iterate on, built from the NCP form;
+//   "box-mlcp"  the schur paper's box MLCP (box_mlcp_form.hpp), built from the local form, which
+//               bpp, pgs-sm, box-pgs, schur-bpp, schur-pgs-sm and fbic solve.
 // See docs/formulations.md for how the box MLCP, LCP and FCLib forms plug in.
 #include "subsim/problem/step_problem.hpp"
 

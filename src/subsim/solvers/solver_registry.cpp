@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "subsim/solvers/al_newton_solver.hpp"
+#include "subsim/solvers/box_mlcp_solver.hpp"
 #include "subsim/solvers/fadmm_solver.hpp"
 #include "subsim/solvers/nnewton_solver.hpp"
 #include "subsim/solvers/pgs_cg_solver.hpp"
@@ -11,6 +12,7 @@
 #include "subsim/solvers/projected_jacobi_solver.hpp"
 #include "subsim/solvers/solver.hpp"
 #include "subsim/solvers/subadmm_solver.hpp"
+#include "subsim/solvers/substructuring_solver.hpp"
 
 namespace subsim {
 
@@ -34,6 +36,8 @@ SolverEntry entry(std::string name, SolverKind kind, std::string formulation,
 std::vector<SolverEntry>& registry() {
   using K = SolverKind;
   using V = AlNewtonSolver::Variant;
+  using B = BoxMlcpSolver::Variant;
+  using S = SubstructuringSolver::Variant;
   // The dual solvers iterate on DelassusForm, which also takes a problem given as W itself.
   const auto dual = [](SolverEntry e) {
     e.local_form = true;
@@ -63,6 +67,25 @@ std::vector<SolverEntry>& registry() {
       entry<AlNewtonSolver>("tr-dogleg", K::NewtonType, "ncp",
                             "trust-region dogleg on the AL subproblem (AL paper baseline)",
                             V::TrustRegionDogleg),
+      dual(entry<BoxMlcpSolver>("bpp", K::NewtonType, "box-mlcp",
+                                "block principal pivoting on the whole box MLCP (the schur "
+                                "paper's direct reference)",
+                                B::Bpp)),
+      dual(entry<BoxMlcpSolver>("pgs-sm", K::NewtonType, "box-mlcp",
+                                "PGS with subspace minimisation on the whole box MLCP", B::PgsSm)),
+      dual(entry<BoxMlcpSolver>("box-pgs", K::FirstOrder, "box-mlcp",
+                                "projected Gauss-Seidel on the box MLCP (box friction)", B::Pgs)),
+      entry<SubstructuringSolver>("schur-bpp", K::NewtonType, "box-mlcp",
+                                  "Schur-complement substructuring with BPP (schur paper, "
+                                  "Algorithm 1)",
+                                  S::SchurBpp),
+      entry<SubstructuringSolver>("schur-pgs-sm", K::NewtonType, "box-mlcp",
+                                  "Schur-complement substructuring with a PGS-SM interface solve",
+                                  S::SchurPgsSm),
+      entry<SubstructuringSolver>("fbic", K::NewtonType, "box-mlcp",
+                                  "force-based interface coupling of substructures (schur paper "
+                                  "baseline)",
+                                  S::Fbic),
   };
   return entries;
 }

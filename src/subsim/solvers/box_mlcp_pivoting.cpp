@@ -1,0 +1,314 @@
+#include "subsim/solvers/box_mlcp_pivoting.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+
+namespace subsim {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Judice-Pires: block pivots allowed without a fall in the number of infeasible rows.
+constexpr int kJudicePiresP = 3;
+
+void multiply(const DenseBoxMatrix& a, const VecX& x, VecX& y) {
+  y.noalias() = *a.a * x;
+}
+void multiply(const SparseBoxMatrix& a, const VecX& x, VecX& y) {
+  y.noalias() = *a.a * x;
+}
+
+/// (A x)_r and A_rr, A symmetric (column r is row r).
+void rowProduct(const DenseBoxMatrix& a, int r, const VecX& x, double& dot, double& diag) {
+  dot = a.a->col(r).dot(x);
+  diag = (*a.a)(r, r);
+}
+void rowProduct(const SparseBoxMatrix& a, int r, const VecX& x, double& dot, double& diag) {
+  dot = 0.0;
+  diag = 0.0;
+  for (SparseMatrixCsc::InnerIterator it(*a.a, r); it; ++it) {
+    dot += it.value() * x[it.row()];
+    if (it.row() == r) diag = it.value();
+  }
+}
+
+bool fixedRow(const VecX& lower, const VecX& upper, int r) {
+  return lower[r] == upper[r];
+}
+
+/// Sets that fit the bounds: rows with two infinite bounds are free, rows with l = u at their
+/// lower bound, and no row at an infinite bound.
+void fitSets(const VecX& lower, const VecX& upper, std::vector<BoxIndex>& sets) {
+  const int n = static_cast<int>(lower.size());
+  sets.resize(n, BoxIndex::Free);
+  for (int r = 0; r < n; ++r) {
+    if (fixedRow(lower, upper, r))
+      sets[r] = BoxIndex::Lower;
+    else if (sets[r] == BoxIndex::Lower && lower[r] == -kInf)
+      sets[r] = BoxIndex::Free;
+    else if (sets[r] == BoxIndex::Upper && upper[r] == kInf)
+      sets[r] = BoxIndex::Free;
+  }
+}
+
+std::uint64_t hashSets(const std::vector<BoxIndex>& sets) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (BoxIndex s : sets) h = (h ^ static_cast<std::uint64_t>(s)) * 1099511628211ull;
+  return h;
+}
+
+void clampInto(const VecX& lower, const VecX& upper, VecX& x) {
+  x = x.cwiseMax(lower).cwiseMin(upper);
+}
+
+}  // namespace
+
+void indexSetsFrom(const VecX& x, const VecX& lower, const VecX& upper, double eta,
+                   std::vector<BoxIndex>& sets) {
+  const int n = static_cast<int>(x.size());
+  sets.resize(n);
+  for (int r = 0; r < n; ++r) {
+    if (x[r] <= lower[r] + eta)
+      sets[r] = BoxIndex::Lower;
+    else if (x[r] >= upper[r] - eta)
+      sets[r] = BoxIndex::Upper;
+    else
+      sets[r] = BoxIndex::Free;
+  }
+  fitSets(lower, upper, sets);
+}
+
+template <class Matrix>
+bool BoxMlcpPivoting<Matrix>::factorFree(const Matrix& a, const std::vector<BoxIndex>& sets,
+                                         PivotingResult& result) {
+  const int n = a.size();
+  free_.clear();
+  for (int r = 0; r < n; ++r)
+    if (sets[r] == BoxIndex::Free) free_.push_back(r);
+  if (has_factor_ && free_ == factored_) return true;
+  const int nf = static_cast<int>(free_.size());
+  bool ok = true;
+  if (nf == 0) {
+    // nothing to factor
+  } else if constexpr (std::is_same_v<Matrix, DenseBoxMatrix>) {
+    dense_free_.resize(nf, nf);
+    for (int k = 0; k < nf; ++k)
+      for (int i = 0; i < nf; ++i) dense_free_(i, k) = (*a.a)(free_[i], free_[k]);
+    dense_factor_.compute(dense_free_);
+    ok = dense_factor_.info() == Eigen::Success;
+  } else {
+    position_.assign(n, -1);
+    for (int i = 0; i < nf; ++i) position_[free_[i]] = i;
+    triplets_.clear();
+    for (int k = 0; k < nf; ++k)
+      for (SparseMatrixCsc::InnerIterator it(*a.a, free_[k]); it; ++it)
+        if (position_[it.row()] >= 0) triplets_.emplace_back(position_[it.row()], k, it.value());
+    sparse_free_.resize(nf, nf);
+    sparse_free_.setFromTriplets(triplets_.begin(), triplets_.end());
+    sparse_factor_.compute(sparse_free_);
+    ok = sparse_factor_.info() == Eigen::Success &&
+         (nf == 0 || sparse_factor_.vectorD().cwiseAbs().minCoeff() > 0.0);
+  }
+  ++result.factorizations;
+  has_factor_ = ok;
+  factored_ = free_;
+  return ok;
+}
+
+template <class Matrix>
+void BoxMlcpPivoting<Matrix>::solveFreeBlock(MatX& rhs) const {
+  if (rhs.rows() == 0) return;
+  if constexpr (std::is_same_v<Matrix, DenseBoxMatrix>) {
+    dense_factor_.solveInPlace(rhs);
+  } else {
+    rhs = sparse_factor_.solve(rhs);
+  }
+}
+
+template <class Matrix>
+bool BoxMlcpPivoting<Matrix>::solveFree(const Matrix& a, const VecX& b, const VecX& lower,
+                                        const VecX& upper, const std::vector<BoxIndex>& sets,
+                                        VecX& x, PivotingResult& result) {
+  const int n = a.size();
+  x.resize(n);
+  for (int r = 0; r < n; ++r)
+    x[r] = sets[r] == BoxIndex::Lower ? lower[r] : sets[r] == BoxIndex::Upper ? upper[r] : 0.0;
+  if (!factorFree(a, sets, result)) return false;
+  const int nf = static_cast<int>(free_.size());
+  if (nf == 0) return true;
+  // rhs_F = -(b_F + A_FT x_T): the product with x holding the tight values and zeros.
+  multiply(a, x, w_);
+  xf_.resize(nf);
+  for (int i = 0; i < nf; ++i) xf_[i] = -(b[free_[i]] + w_[free_[i]]);
+  if constexpr (std::is_same_v<Matrix, DenseBoxMatrix>) {
+    dense_factor_.solveInPlace(xf_);
+  } else {
+    rhs_ = sparse_factor_.solve(xf_);
+    xf_.swap(rhs_);
+  }
+  for (int i = 0; i < nf; ++i) x[free_[i]] = xf_[i];
+  return true;
+}
+
+template <class Matrix>
+PivotingResult BoxMlcpPivoting<Matrix>::blockPivoting(const Matrix& a, const VecX& b,
+                                                      const VecX& lower, const VecX& upper,
+                                                      const PivotingSettings& settings,
+                                                      std::vector<BoxIndex>& sets, VecX& x) {
+  PivotingResult result;
+  const int n = a.size();
+  fitSets(lower, upper, sets);
+  seen_.clear();
+  int best = std::numeric_limits<int>::max();
+  int p = kJudicePiresP;
+  int single_left = 0;
+  double best_residual = std::numeric_limits<double>::infinity();
+  const double eta = settings.eta;
+  while (result.pivots < settings.max_pivots) {
+    if (!solveFree(a, b, lower, upper, sets, x, result)) {
+      result.factor_failed = true;
+      break;
+    }
+    ++result.pivots;
+    multiply(a, x, w_);
+    w_ += b;
+    infeasible_.clear();
+    for (int r = 0; r < n; ++r) {
+      if (fixedRow(lower, upper, r)) continue;
+      const bool bad = sets[r] == BoxIndex::Free ? (x[r] < lower[r] - eta || x[r] > upper[r] + eta)
+                       : sets[r] == BoxIndex::Lower ? w_[r] < -eta
+                                                    : w_[r] > eta;
+      if (bad) infeasible_.push_back(r);
+    }
+    if (infeasible_.empty()) {
+      result.solved = true;
+      break;
+    }
+    // The best iterate so far by the natural residual: what is returned if the pivots run out
+    // (a degenerate or badly conditioned A can make the last one far worse than the best).
+    double residual = 0.0;
+    for (int r = 0; r < n; ++r)
+      residual = std::max(residual, naturalResidualRow(x[r], w_[r], lower[r], upper[r]));
+    if (residual < best_residual) {
+      best_residual = residual;
+      best_x_ = x;
+      best_sets_ = sets;
+    }
+    const std::uint64_t h = hashSets(sets);
+    if (std::find(seen_.begin(), seen_.end(), h) != seen_.end())
+      single_left = settings.single_pivot_steps;
+    seen_.push_back(h);
+    const int count = static_cast<int>(infeasible_.size());
+    bool single = false;
+    if (single_left > 0) {
+      single = true;
+      --single_left;
+    } else if (count < best) {
+      best = count;
+      p = kJudicePiresP;
+    } else if (p > 0) {
+      --p;
+    } else {
+      single = true;
+    }
+    const auto move = [&](int r) {
+      if (sets[r] == BoxIndex::Free)
+        sets[r] = x[r] < lower[r] ? BoxIndex::Lower : BoxIndex::Upper;
+      else
+        sets[r] = BoxIndex::Free;
+    };
+    if (single) {
+      move(infeasible_.back());  // Murty's rule: the infeasible row of largest index
+    } else {
+      for (int r : infeasible_) move(r);
+    }
+  }
+  if (!result.solved && best_residual < std::numeric_limits<double>::infinity()) {
+    x = best_x_;
+    sets = best_sets_;
+  }
+  clampInto(lower, upper, x);
+  return result;
+}
+
+template <class Matrix>
+double BoxMlcpPivoting<Matrix>::pgsSweep(const Matrix& a, const VecX& b, const VecX& lower,
+                                         const VecX& upper, VecX& x) {
+  double change = 0.0;
+  for (int r = 0; r < a.size(); ++r) {
+    if (fixedRow(lower, upper, r)) {
+      x[r] = lower[r];
+      continue;
+    }
+    double dot = 0.0, diag = 0.0;
+    rowProduct(a, r, x, dot, diag);
+    if (!(diag > 0.0)) continue;
+    const double next = std::clamp(x[r] - (dot + b[r]) / diag, lower[r], upper[r]);
+    change = std::max(change, diag * std::abs(next - x[r]));
+    x[r] = next;
+  }
+  return change;
+}
+
+template <class Matrix>
+PivotingResult BoxMlcpPivoting<Matrix>::pgsSubspace(const Matrix& a, const VecX& b,
+                                                    const VecX& lower, const VecX& upper,
+                                                    const PivotingSettings& settings,
+                                                    std::vector<BoxIndex>& sets, VecX& x) {
+  PivotingResult result;
+  const int n = a.size();
+  if (x.size() != n) x.setZero(n);
+  clampInto(lower, upper, x);
+  double best_residual = std::numeric_limits<double>::infinity();
+  // The natural residual's maximum at x (clamped into the box).
+  const auto residualAt = [&](const VecX& at) {
+    multiply(a, at, w_);
+    w_ += b;
+    double residual = 0.0;
+    for (int r = 0; r < n; ++r)
+      residual = std::max(residual, naturalResidualRow(at[r], w_[r], lower[r], upper[r]));
+    return residual;
+  };
+  while (result.pivots < settings.max_pivots) {
+    for (int s = 0; s < settings.pgs_sweeps; ++s) pgsSweep(a, b, lower, upper, x);
+    const double swept = residualAt(x);
+    if (swept < best_residual) {
+      best_residual = swept;
+      best_x_ = x;
+    }
+    if (swept < settings.epsilon) {
+      result.solved = true;
+      break;
+    }
+    indexSetsFrom(x, lower, upper, settings.eta, sets);
+    if (!solveFree(a, b, lower, upper, sets, x, result)) {
+      result.factor_failed = true;
+      break;
+    }
+    ++result.pivots;
+    clampInto(lower, upper, x);
+    const double minimized = residualAt(x);
+    if (minimized < settings.epsilon) {
+      result.solved = true;
+      break;
+    }
+    // A subspace step that made things worse (a nearly singular free block: redundant contacts
+    // held apart by C alone) is undone, so the next sweeps go on from the best iterate.
+    if (minimized < best_residual) {
+      best_residual = minimized;
+      best_x_ = x;
+    } else {
+      x = best_x_;
+    }
+  }
+  if (!result.solved && best_residual < std::numeric_limits<double>::infinity()) x = best_x_;
+  clampInto(lower, upper, x);
+  indexSetsFrom(x, lower, upper, settings.eta, sets);
+  return result;
+}
+
+template class BoxMlcpPivoting<DenseBoxMatrix>;
+template class BoxMlcpPivoting<SparseBoxMatrix>;
+
+}  // namespace subsim

@@ -1,0 +1,122 @@
+#pragma once
+// Direct and hybrid solvers of one box MLCP  A x + b = w,  l <= x <= u  (formulation/
+// box_mlcp_form.hpp, the schur paper's (7)-(9)), on a sparse or a dense symmetric A: the
+// kernels the box-MLCP solvers (bpp, pgs-sm, box-pgs) and the substructuring solvers (schur-bpp,
+// schur-pgs-sm, fbic; their subsystem and interface solves) share.
+//
+// Index sets (the schur paper's (12)): every row is Free (l < x < u, w = 0), at its Lower bound
+// (x = l, w >= 0) or at its Upper bound (x = u, w <= 0).  Given them, x follows from one linear
+// solve with the free block:  A_FF x_F = -(b_F + A_FT x_T).
+//
+// Block principal pivoting (Judice and Pires, "A block principal pivoting algorithm for
+// large-scale strictly monotone linear complementarity problems", Comput. Oper. Res. 1994,
+// extended to boxes): solve for x with the current sets, move every infeasible row at once (a
+// free row outside its bounds to the bound it crossed; a tight row whose w has the wrong sign to
+// the free set), and repeat until no row is infeasible, which is the exact solution.  Block
+// pivots can cycle: Judice-Pires allow p = 3 block pivots that do not reduce the number of
+// infeasible rows, after which one single (Murty) pivot moves the infeasible row of largest
+// index; and, as the schur paper does, a hash of every index set met is kept and a repeated set
+// switches to single pivots for the next 5 pivots.  At most max_pivots (the paper's kappa_iter,
+// 50) solves; when they run out, the iterate of least natural residual is returned (clamped into
+// the box).  Like every principal pivoting method it is at its best on well-conditioned A: on a
+// granular pile, whose contacts outnumber the bodies' DOF (W rank-deficient, only C keeping it
+// definite), it can take hundreds of pivots.  The factor of the last free block is kept: a solve
+// whose free set did not change since the last one reuses it (the schur paper's reuse across
+// coupling iterations).
+//
+// PGS with subspace minimisation (Silcowitz, Niebe, Erleben, "Projected Gauss-Seidel subspace
+// minimization for interactive rigid body dynamics", 2010; the schur paper's PGS-SM): a few
+// projected Gauss-Seidel sweeps guess the index sets, one solve with the free block gives x on
+// that subspace, projected back into the box; repeated until the natural residual is below eps.
+//
+// Both leave sets and x consistent on return; a tolerance eta (the paper's 1e-5) decides which
+// rows are at a bound.  The workspaces are kept between solves (the sparse factorisation
+// allocates its own storage).
+#include <Eigen/SparseCholesky>
+#include <cstdint>
+#include <vector>
+
+#include "subsim/formulation/box_mlcp_form.hpp"
+
+namespace subsim {
+
+enum class BoxIndex : std::uint8_t { Free, Lower, Upper };
+
+/// Index sets from x: a row within eta of a finite bound is at it (Lower first), else free.
+void indexSetsFrom(const VecX& x, const VecX& lower, const VecX& upper, double eta,
+                   std::vector<BoxIndex>& sets);
+
+struct PivotingSettings {
+  int max_pivots = 50;         // solves with a free block (kappa_iter)
+  double eta = 1e-9;           // a row within eta of a bound, or w within eta of 0, is there
+  int single_pivot_steps = 5;  // single pivots after a repeated index set
+  int pgs_sweeps = 5;          // PGS-SM: sweeps before each subspace solve
+  double epsilon = 1e-9;       // PGS-SM: stop when the natural residual's maximum is below
+};
+
+struct PivotingResult {
+  int pivots = 0;          // solves with a free block (PGS-SM: subspace solves)
+  int factorizations = 0;  // of these, those that factored (the others reused the factor)
+  bool solved = false;     // no infeasible row left (PGS-SM: residual below epsilon)
+  bool factor_failed = false;
+};
+
+/// The dense box MLCP's matrix (the schur interface's S_Gamma, small problems).
+struct DenseBoxMatrix {
+  const MatX* a = nullptr;
+  int size() const { return static_cast<int>(a->rows()); }
+};
+/// The sparse one (whole systems and the schur subsystems), both triangles stored.
+struct SparseBoxMatrix {
+  const SparseMatrixCsc* a = nullptr;
+  int size() const { return static_cast<int>(a->rows()); }
+};
+
+/// The solves above with their workspaces (the last free block's factor among them).  Matrix is
+/// DenseBoxMatrix or SparseBoxMatrix.
+template <class Matrix>
+class BoxMlcpPivoting {
+ public:
+  /// Block principal pivoting from the index sets given (warm start), x and sets on return.
+  PivotingResult blockPivoting(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper,
+                               const PivotingSettings& settings, std::vector<BoxIndex>& sets,
+                               VecX& x);
+  /// PGS with subspace minimisation from x (warm start), x and its index sets on return.
+  PivotingResult pgsSubspace(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper,
+                             const PivotingSettings& settings, std::vector<BoxIndex>& sets,
+                             VecX& x);
+  /// One projected Gauss-Seidel sweep in row order; returns max_r A_rr |dx_r|.
+  double pgsSweep(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper, VecX& x);
+  /// Factors the free block of `sets` (kept when the free set is the one last factored;
+  /// freeRows() lists it); false when the factorisation breaks down (a zero pivot).
+  /// solveFreeBlock then solves with it (the schur complement's K = A_FF^{-1} G_F^T).
+  bool factorFree(const Matrix& a, const std::vector<BoxIndex>& sets, PivotingResult& result);
+  const std::vector<int>& freeRows() const { return free_; }
+  /// rhs <- A_FF^{-1} rhs, for the free block last factored (rows in freeRows() order).
+  void solveFreeBlock(MatX& rhs) const;
+  /// Forgets the kept factor (the matrix changed).
+  void invalidate() { factored_.clear(), has_factor_ = false; }
+
+ private:
+  /// x from the index sets: tight rows at their bounds, free rows from the free block's solve.
+  bool solveFree(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper,
+                 const std::vector<BoxIndex>& sets, VecX& x, PivotingResult& result);
+
+  std::vector<int> free_, factored_;
+  std::vector<int> position_;  // row -> index in free_ (or -1)
+  bool has_factor_ = false;
+  VecX rhs_, w_, xf_, best_x_;
+  std::vector<BoxIndex> best_sets_;
+  std::vector<std::uint64_t> seen_;
+  std::vector<int> infeasible_;
+  MatX dense_free_;
+  Eigen::LDLT<MatX> dense_factor_;
+  SparseMatrixCsc sparse_free_;
+  std::vector<Eigen::Triplet<double, int>> triplets_;
+  Eigen::SimplicialLDLT<SparseMatrixCsc> sparse_factor_;
+};
+
+extern template class BoxMlcpPivoting<DenseBoxMatrix>;
+extern template class BoxMlcpPivoting<SparseBoxMatrix>;
+
+}  // namespace subsim

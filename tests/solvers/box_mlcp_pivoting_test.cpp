@@ -1,0 +1,222 @@
+// The box-MLCP kernels (solvers/box_mlcp_pivoting.hpp) against an independent exact method: the
+// enumeration of every index set of a small box MLCP (3^n linear solves), whose unique feasible
+// set is the solution when A is symmetric positive definite.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <random>
+
+#include "subsim/solvers/box_mlcp_pivoting.hpp"
+
+namespace subsim {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct BoxProblem {
+  MatX a;
+  VecX b, lower, upper;
+};
+
+/// A random box MLCP of n rows: A = B B^T + 0.1 I, b ~ U(-1, 1), and rows of every kind:
+/// equality, [0, inf), [-c, c], [l, u] with l < 0 < u, fixed (l = u).
+BoxProblem randomProblem(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  BoxProblem p;
+  MatX b(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k) b(i, k) = u(rng);
+  p.a = b * b.transpose() + 0.1 * MatX::Identity(n, n);
+  p.b.resize(n);
+  p.lower.resize(n);
+  p.upper.resize(n);
+  for (int i = 0; i < n; ++i) {
+    p.b[i] = u(rng);
+    switch (i % 5) {
+      case 0:
+        p.lower[i] = -kInf, p.upper[i] = kInf;
+        break;
+      case 1:
+        p.lower[i] = 0.0, p.upper[i] = kInf;
+        break;
+      case 2:
+        p.upper[i] = 0.2 + 0.3 * std::abs(u(rng)), p.lower[i] = -p.upper[i];
+        break;
+      case 3:
+        p.lower[i] = -0.5 * std::abs(u(rng)), p.upper[i] = 0.1 + std::abs(u(rng));
+        break;
+      default:
+        p.lower[i] = p.upper[i] = 0.3 * u(rng);
+    }
+  }
+  return p;
+}
+
+/// Every index set in turn; the one whose solution is feasible (to 1e-12) is the solution.
+VecX enumerateSolution(const BoxProblem& p) {
+  const int n = static_cast<int>(p.b.size());
+  int combos = 1;
+  for (int i = 0; i < n; ++i) combos *= 3;
+  std::vector<BoxIndex> sets(n);
+  for (int code = 0; code < combos; ++code) {
+    int c = code;
+    bool admissible = true;
+    for (int i = 0; i < n; ++i, c /= 3) {
+      sets[i] = static_cast<BoxIndex>(c % 3);
+      if ((sets[i] == BoxIndex::Lower && p.lower[i] == -kInf) ||
+          (sets[i] == BoxIndex::Upper && p.upper[i] == kInf) ||
+          (p.lower[i] == p.upper[i] && sets[i] != BoxIndex::Lower))
+        admissible = false;
+    }
+    if (!admissible) continue;
+    std::vector<int> free;
+    VecX x(n);
+    for (int i = 0; i < n; ++i) {
+      x[i] = sets[i] == BoxIndex::Lower ? p.lower[i] : sets[i] == BoxIndex::Upper ? p.upper[i] : 0;
+      if (sets[i] == BoxIndex::Free) free.push_back(i);
+    }
+    const int nf = static_cast<int>(free.size());
+    MatX aff(nf, nf);
+    VecX rhs(nf);
+    const VecX ax = p.a * x;
+    for (int i = 0; i < nf; ++i) {
+      rhs[i] = -(p.b[free[i]] + ax[free[i]]);
+      for (int k = 0; k < nf; ++k) aff(i, k) = p.a(free[i], free[k]);
+    }
+    const VecX xf = aff.ldlt().solve(rhs);
+    for (int i = 0; i < nf; ++i) x[free[i]] = xf[i];
+    const VecX w = p.a * x + p.b;
+    bool feasible = true;
+    for (int i = 0; i < n && feasible; ++i)
+      feasible = naturalResidualRow(x[i], w[i], p.lower[i], p.upper[i]) < 1e-12 &&
+                 x[i] >= p.lower[i] - 1e-12 && x[i] <= p.upper[i] + 1e-12;
+    if (feasible) return x;
+  }
+  ADD_FAILURE() << "no index set solves the problem";
+  return VecX::Zero(n);
+}
+
+double residualOf(const BoxProblem& p, const VecX& x) {
+  const VecX w = p.a * x + p.b;
+  double r = 0.0;
+  for (int i = 0; i < w.size(); ++i)
+    r = std::max(r, naturalResidualRow(x[i], w[i], p.lower[i], p.upper[i]));
+  return r;
+}
+
+TEST(NaturalResidualRow, IsZeroExactlyWhereTheRowIsSolved) {
+  // (29): lambda at the lower bound with w >= 0, at the upper with w <= 0, inside with w = 0.
+  EXPECT_EQ(naturalResidualRow(0.0, 2.0, 0.0, kInf), 0.0);
+  EXPECT_EQ(naturalResidualRow(1.0, -2.0, -1.0, 1.0), 0.0);
+  EXPECT_EQ(naturalResidualRow(0.3, 0.0, -1.0, 1.0), 0.0);
+  EXPECT_DOUBLE_EQ(naturalResidualRow(0.3, 0.5, -1.0, 1.0), 0.5);     // inside, w != 0
+  EXPECT_DOUBLE_EQ(naturalResidualRow(0.0, -0.25, 0.0, kInf), 0.25);  // at 0, pulled below
+  EXPECT_DOUBLE_EQ(naturalResidualRow(2.0, 0.0, -kInf, kInf), 0.0);   // equality: |w|
+  EXPECT_DOUBLE_EQ(naturalResidualRow(2.0, -3.0, -kInf, kInf), 3.0);
+  EXPECT_EQ(naturalResidualRow(0.5, 4.0, 0.5, 0.5), 0.0);  // a fixed row, w of either sign
+  EXPECT_EQ(naturalResidualRow(0.5, -4.0, 0.5, 0.5), 0.0);
+}
+
+TEST(BlockPrincipalPivoting, SolvesRandomBoxMlcpsExactlyDenseAndSparse) {
+  for (unsigned seed = 1; seed <= 40; ++seed) {
+    const BoxProblem p = randomProblem(4 + static_cast<int>(seed % 4), seed);
+    const VecX reference = enumerateSolution(p);
+    const double scale = 1.0 + reference.cwiseAbs().maxCoeff();
+
+    BoxMlcpPivoting<DenseBoxMatrix> dense;
+    std::vector<BoxIndex> sets;
+    VecX x;
+    PivotingSettings ps;
+    ps.eta = 1e-12;
+    const PivotingResult rd =
+        dense.blockPivoting(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, sets, x);
+    EXPECT_TRUE(rd.solved) << "seed " << seed;
+    EXPECT_LT((x - reference).cwiseAbs().maxCoeff(), 1e-10 * scale) << "seed " << seed;
+
+    const SparseMatrixCsc sparse = p.a.sparseView();
+    BoxMlcpPivoting<SparseBoxMatrix> sp;
+    std::vector<BoxIndex> sets2;
+    VecX x2;
+    const PivotingResult rs =
+        sp.blockPivoting(SparseBoxMatrix{&sparse}, p.b, p.lower, p.upper, ps, sets2, x2);
+    EXPECT_TRUE(rs.solved) << "seed " << seed;
+    EXPECT_LT((x2 - reference).cwiseAbs().maxCoeff(), 1e-10 * scale) << "seed " << seed;
+    EXPECT_EQ(sets, sets2) << "seed " << seed;
+  }
+}
+
+TEST(PgsSubspaceMinimization, ReachesTheExactSolutionOfRandomBoxMlcps) {
+  for (unsigned seed = 1; seed <= 40; ++seed) {
+    const BoxProblem p = randomProblem(4 + static_cast<int>(seed % 4), seed);
+    const VecX reference = enumerateSolution(p);
+    BoxMlcpPivoting<DenseBoxMatrix> k;
+    std::vector<BoxIndex> sets;
+    VecX x;
+    PivotingSettings ps;
+    ps.epsilon = 1e-11;
+    ps.eta = 1e-9;
+    ps.max_pivots = 200;
+    const PivotingResult r =
+        k.pgsSubspace(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, sets, x);
+    EXPECT_TRUE(r.solved) << "seed " << seed;
+    EXPECT_LT(residualOf(p, x), 1e-11) << "seed " << seed;
+    EXPECT_LT((x - reference).cwiseAbs().maxCoeff(), 1e-8 * (1.0 + reference.norm()))
+        << "seed " << seed;
+  }
+}
+
+TEST(BlockPrincipalPivoting, WarmIndexSetsFinishInOneSolveAndReuseTheFactor) {
+  const BoxProblem p = randomProblem(7, 99);
+  BoxMlcpPivoting<DenseBoxMatrix> k;
+  std::vector<BoxIndex> sets;
+  VecX x;
+  const PivotingSettings ps;
+  const PivotingResult first =
+      k.blockPivoting(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, sets, x);
+  ASSERT_TRUE(first.solved);
+  // The solution's sets, given back: one solve, with the factor kept from the last one.
+  const PivotingResult again =
+      k.blockPivoting(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, sets, x);
+  EXPECT_TRUE(again.solved);
+  EXPECT_EQ(again.pivots, 1);
+  EXPECT_EQ(again.factorizations, 0);
+  // After invalidate() (a new matrix) the factor is recomputed.
+  k.invalidate();
+  const PivotingResult fresh =
+      k.blockPivoting(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, sets, x);
+  EXPECT_EQ(fresh.factorizations, 1);
+}
+
+TEST(BlockPrincipalPivoting, TerminatesOnDegenerateProblems) {
+  // x = 0 and w = 0 at once on every row (A = I, b = 0, bounds [0, inf)): a degenerate solution.
+  BoxProblem p;
+  p.a = MatX::Identity(5, 5);
+  p.b = VecX::Zero(5);
+  p.lower = VecX::Zero(5);
+  p.upper = VecX::Constant(5, kInf);
+  BoxMlcpPivoting<DenseBoxMatrix> k;
+  std::vector<BoxIndex> sets(5, BoxIndex::Free);
+  VecX x;
+  PivotingResult r =
+      k.blockPivoting(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, PivotingSettings(), sets, x);
+  EXPECT_TRUE(r.solved);
+  EXPECT_EQ(x, VecX::Zero(5));
+
+  // Redundant rows (three copies of one contact's normal: A singular but for a tiny
+  // compliance), pushed apart: the impulse is shared, the velocity condition met.
+  BoxProblem q;
+  const VecX row = (VecX(3) << 1.0, 1.0, 1.0).finished();
+  q.a = row * row.transpose() * 2.0 + 1e-10 * MatX::Identity(3, 3);
+  q.b = VecX::Constant(3, -1.0);
+  q.lower = VecX::Zero(3);
+  q.upper = VecX::Constant(3, kInf);
+  std::vector<BoxIndex> qs;
+  r = k.blockPivoting(DenseBoxMatrix{&q.a}, q.b, q.lower, q.upper, PivotingSettings(), qs, x);
+  EXPECT_TRUE(r.solved);
+  EXPECT_NEAR(x.sum(), 0.5, 1e-8);
+  EXPECT_LT(residualOf(q, x), 1e-8);
+}
+
+}  // namespace
+}  // namespace subsim
