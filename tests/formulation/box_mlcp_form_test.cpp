@@ -5,6 +5,8 @@
 #include <limits>
 
 #include "subsim/formulation/box_mlcp_form.hpp"
+#include "subsim/metrics/box_natural_residual.hpp"
+#include "subsim/solvers/solver.hpp"
 #include "test_support.hpp"
 
 namespace subsim {
@@ -85,6 +87,33 @@ TEST(BoxMlcpForm, NaturalResidualIsTheRowFormulaStacked) {
   EXPECT_DOUBLE_EQ(m, max_norm);
   EXPECT_DOUBLE_EQ(two, std::sqrt(sum));
   EXPECT_GT(m, 0.0);
+}
+
+TEST(BoxNaturalResidual, JudgesTheExactSolutionZeroAndAPerturbedOneNot) {
+  World w = test::worldAfter("stack:boxes=3", 30);
+  const StepProblem& p = w.lastProblem();
+  const VecX previous = w.lastWarmStart().lambda;
+  StepSolution sol = w.lastWarmStart();
+  SolverSettings s;
+  s.max_iterations = 200;
+  s.tolerance = 1e-12;
+  makeSolver("bpp", {{"eta", "1e-12"}})->solve(p, s, sol);
+  const BoxNaturalResidual exact = evaluateBoxNaturalResidual(p, &previous, sol.lambda);
+  EXPECT_LT(exact.max, 1e-10);
+  EXPECT_LE(exact.max, exact.norm2 + 1e-300);
+  // A normal impulse pushed below its bound: at least that amount (the row's own term).
+  VecX bad = sol.lambda;
+  bad[0] = -0.01;
+  EXPECT_GE(evaluateBoxNaturalResidual(p, &previous, bad).max, 0.01);
+  // Without the previous impulses the friction rows are bounded by zero: a friction impulse is
+  // then an error.
+  double friction = 0.0;
+  for (const Constraint& c : p.constraints)
+    friction = std::max(
+        {friction, std::abs(sol.lambda[c.row_offset + 1]), std::abs(sol.lambda[c.row_offset + 2])});
+  if (friction > 1e-6) {
+    EXPECT_GT(evaluateBoxNaturalResidual(p, nullptr, sol.lambda).max, 0.0);
+  }
 }
 
 }  // namespace

@@ -67,7 +67,7 @@ void SubstructuringSolver::split() {
   for (int i = 0; i < ni; ++i) row_local_[partition_.interface_rows[i]] = i;
 
   std::vector<Triplets> internal(ng), coupling(ng);
-  a_gamma_.setZero(ni, ni);
+  a_gamma_.clear();
   for (int col = 0; col < n; ++col) {
     const int gc = row_group_[col];
     for (SparseMatrixCsc::InnerIterator it(a, col); it; ++it) {
@@ -77,7 +77,7 @@ void SubstructuringSolver::split() {
       else if (gr >= 0 && gc < 0)
         coupling[gr].emplace_back(row_local_[it.row()], row_local_[col], it.value());
       else if (gr < 0 && gc < 0)
-        a_gamma_(row_local_[it.row()], row_local_[col]) = it.value();
+        a_gamma_.emplace_back(row_local_[it.row()], row_local_[col], it.value());
       // gr < 0 <= gc: the transpose of a coupling entry.  Two different groups share no
       // subsystem, so A has no entry between their rows.
     }
@@ -159,7 +159,7 @@ bool SubstructuringSolver::schurComplement(int threads) {
     gr.z.noalias() = gr.coupling.transpose() * gr.tight;
     gr.z.noalias() -= gr.k.transpose() * gr.t;
   }
-  s_ = a_gamma_;
+  s_triplets_ = a_gamma_;
   z_ = b_gamma_;
   bool ok = true;
   for (int g = 0; g < ng; ++g) {
@@ -169,9 +169,15 @@ bool SubstructuringSolver::schurComplement(int threads) {
     const int m = static_cast<int>(gr.coupled.size());
     for (int c = 0; c < m; ++c) {
       z_[gr.coupled[c]] += gr.z[c];
-      for (int r = 0; r < m; ++r) s_(gr.coupled[r], gr.coupled[c]) -= gr.s(r, c);
+      for (int r = 0; r < m; ++r)
+        s_triplets_.emplace_back(gr.coupled[r], gr.coupled[c], -gr.s(r, c));
     }
   }
+  // Summed in group order (setFromTriplets adds duplicates in the order given): the same bits on
+  // any thread count.
+  const int ni = partition_.numInterfaceRows();
+  s_.resize(ni, ni);
+  s_.setFromTriplets(s_triplets_.begin(), s_triplets_.end());
   return ok;
 }
 
@@ -252,8 +258,11 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
         gr.t.noalias() = gr.coupling.transpose() * gr.x;
         for (int c = 0; c < static_cast<int>(gr.coupled.size()); ++c) z_[gr.coupled[c]] += gr.t[c];
       }
-      s_ = a_gamma_;
-      const PivotingResult r = interface_.blockPivoting(DenseBoxMatrix{&s_}, z_, lower_gamma_,
+      if (k == 0) {
+        s_.resize(ni, ni);
+        s_.setFromTriplets(a_gamma_.begin(), a_gamma_.end());
+      }
+      const PivotingResult r = interface_.blockPivoting(SparseBoxMatrix{&s_}, z_, lower_gamma_,
                                                         upper_gamma_, ps, sets_gamma_, x_gamma_);
       ok = !r.factor_failed;
       changed = ni > 0 && (x_gamma_ - x_gamma_before_).cwiseAbs().maxCoeff() > options_.eta;
@@ -261,7 +270,7 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
       ok = schurComplement(threads);
       if (!ok) break;
       interface_.invalidate();
-      const DenseBoxMatrix s{&s_};
+      const SparseBoxMatrix s{&s_};
       const PivotingResult r = variant_ == Variant::SchurBpp
                                    ? interface_.blockPivoting(s, z_, lower_gamma_, upper_gamma_, ps,
                                                               sets_gamma_, x_gamma_)

@@ -64,7 +64,7 @@ class SubstructuringSolver final
   const SubstructurePartition& partition() const { return partition_; }
   const BoxMlcpForm& form() const { return form_; }
   /// The interface matrix of the last coupling iteration (S_Gamma; fbic: A_Gamma).
-  const MatX& interfaceMatrix() const { return s_; }
+  const SparseMatrixCsc& interfaceMatrix() const { return s_; }
 
  private:
   /// One substructure's internal box MLCP and its coupling to the interface.
@@ -93,10 +93,13 @@ class SubstructuringSolver final
   SubstructurePartition partition_;
   std::vector<std::unique_ptr<Group>> groups_;  // kept across steps (their workspaces)
   std::vector<int> row_group_, row_local_;      // per row: group (-1 interface) and index in it
-  MatX a_gamma_, s_;
+  // The interface: A_Gamma's entries, and S (sparse: a group couples only the interface rows of
+  // its own constraints, so S is as sparse as the groups' adjacency).
+  std::vector<Eigen::Triplet<double, int>> a_gamma_, s_triplets_;
+  SparseMatrixCsc s_;
   VecX b_gamma_, z_, lower_gamma_, upper_gamma_, x_gamma_, x_gamma_before_;
   std::vector<BoxIndex> sets_gamma_, sets_gamma_before_;
-  BoxMlcpPivoting<DenseBoxMatrix> interface_;
+  BoxMlcpPivoting<SparseBoxMatrix> interface_;
   VecX previous_;
 };
 
