@@ -264,6 +264,12 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
                       "scene, with the paper's figures beside ours (--solvers narrows it; "
                       "--steps, --replay, --threads, --reference-iterations, --format, --output)");
   bench_cmd
+      ->add_option("--paper", bench.paper,
+                   "a paper's tables on its scenes: schur (Peiret et al. 2019: partitions, solve "
+                   "time and speed-up against whole-system BPP, the n_max sweep; --solvers, "
+                   "--steps (default 120), --threads, --format markdown|csv, --output)")
+      ->check(oneOf({"schur"}));
+  bench_cmd
       ->add_option("--solver-option", bench.solver_options,
                    "NAME=VALUE: set an option of every compared solver that has it, or "
                    "SOLVER.NAME=VALUE of one (repeatable; the reference run keeps its defaults)")

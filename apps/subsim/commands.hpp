@@ -52,6 +52,7 @@ struct BenchOptions {
   bool scaling = false;                  // SubADMM time against size (stir, cable), no scenes
   std::optional<int> replay;  // --problems: replay this many recorded problems, evenly spaced
   bool paper_table = false;   // the ICRA paper's Table I: its scenes, solvers and levels
+  std::optional<std::string> paper;  // --paper schur: that paper's tables on its scenes
   /// --solver-option NAME=VALUE (every compared solver that has NAME) or SOLVER.NAME=VALUE.
   std::vector<std::string> solver_options;
 };
@@ -113,6 +114,8 @@ int runReplay(const ReplayOptions& options);
 int runPlot(const PlotOptions& options);
 /// `bench --scaling` once its options are checked (scaling_bench.cpp).
 int runScalingBench(const BenchOptions& options, int iterations);
+/// `bench --paper schur` once its options are checked (schur_paper_bench.cpp).
+int runSchurPaperBench(const BenchOptions& options);
 /// The default reference iteration count of `bench --problems` and `--convergence`.
 constexpr int kDefaultReferenceIterations = 100;
 

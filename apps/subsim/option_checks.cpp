@@ -316,7 +316,22 @@ void checkSolversCommand(const std::optional<std::string>& name) {
     throw OptionError("solvers: unknown solver '" + *name + "' (known: " + knownSolvers() + ")");
 }
 
+void checkPaper(const BenchOptions& o) {
+  if (!o.scenes.empty())
+    throw OptionError("--paper " + *o.paper + " runs the paper's scenes: give no scenes");
+  if (o.iterations || o.problems || o.convergence || o.scaling || o.paper_table || o.step ||
+      o.newton_iterations || o.no_plot || o.penetration_limit || !o.save_problems.empty() ||
+      o.replay || o.reference_iterations || !o.solver_options.empty())
+    throw OptionError("--paper " + *o.paper +
+                      " fixes the scenes and each solver's settings (the paper's Table 1): it "
+                      "takes --solvers, --steps, --threads, --format and --output only");
+  if (o.format == "json")
+    throw OptionError("--paper " + *o.paper + ": --format is markdown or csv");
+  parseSolverList(o.solvers);
+}
+
 void checkBenchOptions(const BenchOptions& o) {
+  if (o.paper) return checkPaper(o);
   if (o.scaling) return checkScaling(o);
   if (o.paper_table) {
     checkPaperTable(o);

@@ -98,4 +98,14 @@ Model buildPendulumScene(const ScenarioParams& p);
 Model buildSpinnerScene(const ScenarioParams& p);
 Model buildRestingSphereScene(const ScenarioParams& p);
 
+// The Schur-complement substructuring paper's scenes (Peiret et al., TOG 2019), schur_scenes.cpp.
+Model buildChainWrapScene(const ScenarioParams& p);
+Model buildChainDropScene(const ScenarioParams& p);
+Model buildLogTowerScene(const ScenarioParams& p);
+Model buildRockPileScene(const ScenarioParams& p);
+Model buildCableSpinnerScene(const ScenarioParams& p);
+Model buildNetTruckScene(const ScenarioParams& p);
+Model buildCranesScene(const ScenarioParams& p);
+Model buildBridgeScene(const ScenarioParams& p);
+
 }  // namespace subsim
