@@ -118,7 +118,7 @@ bool BoxMlcpPivoting<Matrix>::factorFree(const Matrix& a, const std::vector<BoxI
 
 template <class Matrix>
 void BoxMlcpPivoting<Matrix>::solveFreeBlock(MatX& rhs) const {
-  if (rhs.rows() == 0) return;
+  if (rhs.size() == 0) return;  // (Eigen's sparse solve offsets a null pointer on 0 columns)
   if constexpr (std::is_same_v<Matrix, DenseBoxMatrix>) {
     dense_factor_.solveInPlace(rhs);
   } else {
