@@ -339,7 +339,8 @@ int runSchurPaperBench(const BenchOptions& o) {
         << steps << " steps per run at each scene's dt, " << o.threads
         << (o.threads == 1 ? " thread" : " threads")
         << "; times are the mean solve time per completed step (ms), ours | paper's (6-core "
-           "i7, Vortex scenes; ours are simplified scenes of our own, see docs/scenes.md).\n\n";
+           "i7, Vortex scenes; ours are simplified scenes of our own, "
+           "src/subsim/scenarios/schur_scenes.cpp).\n\n";
     out << "## Table 2: partitions (schur-bpp, sampled every 10th step)\n\n"
         << "| scene | partition (ours) | groups | bodies / group | interface rows / all rows | "
            "cond(S) | paper: partition | paper: cond(S) |\n|---|---|---|---|---|---|---|---|\n";
