@@ -58,6 +58,14 @@ std::uint64_t hashSets(const std::vector<BoxIndex>& sets) {
   return h;
 }
 
+/// The natural residual's maximum over rows, (29), with w = A x + b given.
+double maxNaturalResidual(const VecX& x, const VecX& w, const VecX& lower, const VecX& upper) {
+  double residual = 0.0;
+  for (int r = 0; r < x.size(); ++r)
+    residual = std::max(residual, naturalResidualRow(x[r], w[r], lower[r], upper[r]));
+  return residual;
+}
+
 void clampInto(const VecX& lower, const VecX& upper, VecX& x) {
   x = x.cwiseMax(lower).cwiseMin(upper);
 }
@@ -187,9 +195,7 @@ PivotingResult BoxMlcpPivoting<Matrix>::blockPivoting(const Matrix& a, const Vec
     }
     // The best iterate so far by the natural residual: what is returned if the pivots run out
     // (a degenerate or badly conditioned A can make the last one far worse than the best).
-    double residual = 0.0;
-    for (int r = 0; r < n; ++r)
-      residual = std::max(residual, naturalResidualRow(x[r], w_[r], lower[r], upper[r]));
+    const double residual = maxNaturalResidual(x, w_, lower, upper);
     if (residual < best_residual) {
       best_residual = residual;
       best_x_ = x;
@@ -265,10 +271,7 @@ PivotingResult BoxMlcpPivoting<Matrix>::pgsSubspace(const Matrix& a, const VecX&
   const auto residualAt = [&](const VecX& at) {
     multiply(a, at, w_);
     w_ += b;
-    double residual = 0.0;
-    for (int r = 0; r < n; ++r)
-      residual = std::max(residual, naturalResidualRow(at[r], w_[r], lower[r], upper[r]));
-    return residual;
+    return maxNaturalResidual(at, w_, lower, upper);
   };
   while (result.pivots < settings.max_pivots) {
     for (int s = 0; s < settings.pgs_sweeps; ++s) pgsSweep(a, b, lower, upper, x);

@@ -5,17 +5,11 @@
 namespace subsim {
 
 const OptionTable<BoxMlcpOptions>& BoxMlcpSolver::optionTable() {
-  using O = BoxMlcpOptions;
-  static const OptionTable<O> table =
-      OptionTable<O>()
-          .number("compliance", &O::compliance, NumberRange::nonNegative(), "m/(N s^2)",
-                  "diagonal compliance C of hard rows (the schur paper: 1e-7 .. 1e-10)")
-          .number("eta", &O::eta, NumberRange::positive(), "-",
-                  "a row within eta of a bound (or w within eta of 0) is there (index sets)")
-          .integer("max_pivots", &O::max_pivots, 1, 1000000, "solves",
-                   "free-block solves at most (the paper's kappa_iter)")
-          .integer("pgs_sweeps", &O::pgs_sweeps, 0, 1000000, "sweeps",
-                   "PGS-SM: projected Gauss-Seidel sweeps before each subspace solve");
+  static const OptionTable<BoxMlcpOptions> table = [] {
+    OptionTable<BoxMlcpOptions> t;
+    addBoxMlcpOptions(t);
+    return t;
+  }();
   return table;
 }
 
@@ -48,9 +42,7 @@ void BoxMlcpSolver::solve(const StepProblem& p, const SolverSettings& settings, 
   if (!warm) lambda.setZero(n);
   lambda = lambda.cwiseMax(form_.lower()).cwiseMin(form_.upper());
   const SparseBoxMatrix a{&form_.matrix()};
-  PivotingSettings ps;
-  ps.eta = options_.eta;
-  ps.pgs_sweeps = options_.pgs_sweeps;
+  PivotingSettings ps = pivotingSettingsOf(options_);
   ps.epsilon = settings.tolerance;
   ps.max_pivots = std::min(max_it, options_.max_pivots);
 

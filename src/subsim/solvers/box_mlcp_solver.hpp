@@ -33,6 +33,31 @@ struct BoxMlcpOptions {
   int pgs_sweeps = 5;         // PGS-SM: sweeps before each subspace solve
 };
 
+/// The options every box-MLCP solver has (compliance, eta, max_pivots, pgs_sweeps), described
+/// once for any Options struct with those members (BoxMlcpOptions, SubstructuringOptions).
+template <class O>
+OptionTable<O>& addBoxMlcpOptions(OptionTable<O>& table) {
+  return table
+      .number("compliance", &O::compliance, NumberRange::nonNegative(), "m/(N s^2)",
+              "diagonal compliance C of hard rows (the schur paper: 1e-7 .. 1e-10)")
+      .number("eta", &O::eta, NumberRange::positive(), "-",
+              "a row within eta of a bound (or w within eta of 0) is there (index sets)")
+      .integer("max_pivots", &O::max_pivots, 1, 1000000, "solves",
+               "free-block solves per BPP or PGS-SM solve (the paper's kappa_iter)")
+      .integer("pgs_sweeps", &O::pgs_sweeps, 0, 1000000, "sweeps",
+               "PGS-SM: projected Gauss-Seidel sweeps before each subspace solve");
+}
+
+/// The pivoting kernels' settings from those options.
+template <class O>
+PivotingSettings pivotingSettingsOf(const O& o) {
+  PivotingSettings ps;
+  ps.max_pivots = o.max_pivots;
+  ps.eta = o.eta;
+  ps.pgs_sweeps = o.pgs_sweeps;
+  return ps;
+}
+
 class BoxMlcpSolver final : public SolverWithOptions<BoxMlcpSolver, BoxMlcpOptions> {
  public:
   enum class Variant { Bpp, PgsSm, Pgs };

@@ -1,5 +1,7 @@
 #include "subsim/solvers/substructuring_solver.hpp"
 
+#include "subsim/solvers/box_mlcp_solver.hpp"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -15,27 +17,22 @@ SubstructuringSolver::SubstructuringSolver(Variant variant) : variant_(variant) 
 
 const OptionTable<SubstructuringOptions>& SubstructuringSolver::optionTable() {
   using O = SubstructuringOptions;
-  static const OptionTable<O> table =
-      OptionTable<O>()
-          .choice("partition", &O::partition,
-                  {{"min-degree", PartitionMethod::MinimumDegree},
-                   {"sequential", PartitionMethod::Sequential},
-                   {"single", PartitionMethod::Single}},
-                  "how bodies are grouped: the paper's minimum-degree Algorithm 2, n_max "
-                  "subsystems in index order (chains, cables), or one group")
-          .integer("n_max", &O::n_max, 1, 1000000, "bodies", "bodies per group at most")
-          .integer("k_max", &O::k_max, 0, 1000000, "iterations",
-                   "coupling iterations at most; 0: the paper's 10 (fbic: 250)")
-          .integer("max_pivots", &O::max_pivots, 1, 1000000, "solves",
-                   "free-block solves per BPP solve (kappa_iter)")
-          .number("eta", &O::eta, NumberRange::positive(), "-",
-                  "a row within eta of a bound (or w within eta of 0) is there (index sets)")
-          .number("compliance", &O::compliance, NumberRange::nonNegative(), "m/(N s^2)",
-                  "diagonal compliance C of hard rows (the schur paper: 1e-7 .. 1e-10)")
-          .integer("pgs_sweeps", &O::pgs_sweeps, 0, 1000000, "sweeps",
-                   "schur-pgs-sm: interface PGS sweeps before each subspace solve")
-          .number("epsilon", &O::epsilon, NumberRange::positive(), "-",
-                  "schur-pgs-sm: the interface solve stops below this natural residual");
+  static const OptionTable<O> table = [] {
+    OptionTable<O> t;
+    t.choice("partition", &O::partition,
+             {{"min-degree", PartitionMethod::MinimumDegree},
+              {"sequential", PartitionMethod::Sequential},
+              {"single", PartitionMethod::Single}},
+             "how bodies are grouped: the paper's minimum-degree Algorithm 2, n_max "
+             "subsystems in index order (chains, cables), or one group")
+        .integer("n_max", &O::n_max, 1, 1000000, "bodies", "bodies per group at most")
+        .integer("k_max", &O::k_max, 0, 1000000, "iterations",
+                 "coupling iterations at most; 0: the paper's 10 (fbic: 250)")
+        .number("epsilon", &O::epsilon, NumberRange::positive(), "-",
+                "schur-pgs-sm: the interface solve stops below this natural residual");
+    addBoxMlcpOptions(t);
+    return t;
+  }();
   return table;
 }
 
@@ -234,10 +231,7 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
   for (int i = 0; i < ni; ++i) x_gamma_[i] = lambda[partition_.interface_rows[i]];
   indexSetsFrom(x_gamma_, lower_gamma_, upper_gamma_, options_.eta, sets_gamma_);
 
-  PivotingSettings ps;
-  ps.max_pivots = options_.max_pivots;
-  ps.eta = options_.eta;
-  ps.pgs_sweeps = options_.pgs_sweeps;
+  PivotingSettings ps = pivotingSettingsOf(options_);
   ps.epsilon = options_.epsilon;
   int iterations = 0;
   bool ok = true;
