@@ -78,10 +78,11 @@ TEST_P(SceneErrorTest, NamesFileFieldAndExpectation) {
 const std::vector<ErrorCase> kCases = {
     // Unknown keys, at every level, listing the allowed keys.
     {"UnknownTopLevelKey", scene("gravty: [0, 0, -1]"), "gravty",
-     "unknown key, expected one of: name, dt, theta, steps, gravity, contact, bodies, joints, "
-     "springs, "
-     "friction"},
+     "unknown key, expected one of: name, dt, theta, geometric_stiffness, steps, gravity, "
+     "contact, bodies, joints, springs, friction"},
     {"ThetaOutOfRange", scene("theta: 0.7"), "theta", "expected 0 <= theta <= 0.5"},
+    {"GeometricStiffnessNotABoolean", scene("geometric_stiffness: 1.5"), "geometric_stiffness",
+     "expected true or false"},
     {"UnknownContactKey", scene("contact: {margin: 0.1, cfm: 0}"), "contact.cfm",
      "expected one of: margin, erp"},
     {"UnknownBodyKey",

@@ -34,6 +34,7 @@ TEST(SceneFile, SphereOnPlane) {
   EXPECT_EQ(scene.steps, 200);
   EXPECT_DOUBLE_EQ(m.dt, 0.01);
   EXPECT_EQ(m.gravity, Vec3(0, 0, -9.81));
+  EXPECT_FALSE(m.geometric_stiffness);  // the default
   EXPECT_DOUBLE_EQ(m.contact.margin, 0.001);
   EXPECT_DOUBLE_EQ(m.contact.erp, 0.2);
   ASSERT_EQ(m.bodies.size(), 2u);
@@ -138,6 +139,7 @@ TEST(SceneFile, EveryOptionalField) {
   const SceneFile scene = parseScene(R"(
 dt: 0.002
 gravity: [0, -1, 0]
+geometric_stiffness: true
 bodies:
   - name: floor
     type: static
@@ -180,6 +182,7 @@ friction:
   EXPECT_EQ(m.name, "every_field");  // the file stem when no name is given
   EXPECT_EQ(scene.steps, 0);
   EXPECT_EQ(m.gravity, Vec3(0, -1, 0));
+  EXPECT_TRUE(m.geometric_stiffness);
   EXPECT_DOUBLE_EQ(m.contact.margin, ContactSettings().margin);
 
   const BodyShape& plane = m.shapes[0];

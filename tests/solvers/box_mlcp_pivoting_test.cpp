@@ -218,5 +218,66 @@ TEST(BlockPrincipalPivoting, TerminatesOnDegenerateProblems) {
   EXPECT_LT(residualOf(q, x), 1e-8);
 }
 
+TEST(BlockPrincipalPivoting, PivotsRunningOutFallBackOnPgsSubspaceFromTheWarmStart) {
+  int fell_back = 0;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    const BoxProblem p = randomProblem(7, seed);
+    const VecX reference = enumerateSolution(p);
+    // One pivot from an all-free guess rarely solves; the warm start given is the solution.
+    PivotingSettings ps;
+    ps.max_pivots = 1;
+    ps.fallback = false;
+    BoxMlcpPivoting<DenseBoxMatrix> k;
+    std::vector<BoxIndex> sets(7, BoxIndex::Free);
+    VecX x = reference;
+    const PivotingResult plain =
+        k.blockPivoting(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, sets, x);
+    if (plain.solved) continue;
+    const double pivoted = residualOf(p, x);
+
+    ps.fallback = true;
+    sets.assign(7, BoxIndex::Free);
+    x = reference;
+    const PivotingResult r =
+        k.blockPivoting(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, sets, x);
+    ++fell_back;
+    EXPECT_TRUE(r.fell_back) << "seed " << seed;
+    // PGS-SM from the solution stays there (its sweeps move nothing): the fallback's answer,
+    // solved, and never worse than the pivoting's best iterate.
+    EXPECT_TRUE(r.solved) << "seed " << seed;
+    EXPECT_LT(residualOf(p, x), 1e-9) << "seed " << seed;
+    EXPECT_LE(residualOf(p, x), pivoted) << "seed " << seed;
+    // Its first sweeps find the solution: no subspace solve is added to the pivots.
+    EXPECT_EQ(r.pivots, plain.pivots) << "seed " << seed;
+  }
+  EXPECT_GE(fell_back, 10);
+}
+
+TEST(BlockPrincipalPivoting, TheFallbackKeepsThePivotingsIterateWhenThatIsBetter) {
+  // A zero warm start far from the solution: PGS-SM with one subspace solve may end worse than
+  // the pivoting's best iterate, which is then what comes back.
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    const BoxProblem p = randomProblem(7, seed);
+    PivotingSettings ps;
+    ps.max_pivots = 2;
+    BoxMlcpPivoting<DenseBoxMatrix> k;
+    std::vector<BoxIndex> sets(7, BoxIndex::Free);
+    VecX x;
+    ps.fallback = false;
+    if (k.blockPivoting(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, sets, x).solved) continue;
+    const double pivoted = residualOf(p, x);
+    VecX pgs = VecX::Zero(7);
+    std::vector<BoxIndex> pgs_sets;
+    k.pgsSubspace(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, pgs_sets, pgs);
+    const double subspace = residualOf(p, pgs);
+
+    ps.fallback = true;
+    sets.assign(7, BoxIndex::Free);
+    x = VecX::Zero(7);
+    k.blockPivoting(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, sets, x);
+    EXPECT_DOUBLE_EQ(residualOf(p, x), std::min(pivoted, subspace)) << "seed " << seed;
+  }
+}
+
 }  // namespace
 }  // namespace subsim

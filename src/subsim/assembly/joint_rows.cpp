@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "subsim/assembly/constraint_rows.hpp"
+#include "subsim/assembly/geometric_stiffness.hpp"
 #include "subsim/math/so3.hpp"
 
 namespace subsim {
@@ -88,6 +89,13 @@ void addJointConstraints(const AssemblyContext& ctx, int index, double h, StepPr
   const Vec3 C = anchor_a - anchor_b;
   for (int k = 0; k < 3; ++k) problem.error[row + k] = C[k];
   for (int k = 0; k < angular_rows; ++k) problem.error[row + 3 + k] = ang_error[k];
+  if (ctx.model.geometric_stiffness && !j.compliant())
+    if (const int last = ctx.state.warm_start.offsetOf(jointKey(index, 0), 3 + angular_rows);
+        last >= 0) {
+      const Vec3 impulse = ctx.state.warm_start.lambda.segment<3>(last);
+      addPointGeometricStiffness(ctx, j.body_a, ma.rotate(j.anchor_a), impulse, h, problem);
+      addPointGeometricStiffness(ctx, j.body_b, mb.rotate(j.anchor_b), impulse, h, problem);
+    }
   dropIfUnattached(problem);
 
   if (j.type != JointType::Hinge || !j.limited) return;

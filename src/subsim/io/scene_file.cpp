@@ -31,8 +31,8 @@ class SceneParser : public scene::SceneBuilder {
     Model& m = scene.model;
     const Fields top(r_, root, "",
                      "a map of scene settings with a bodies list (see docs/scene-format.md)");
-    top.allowOnly({"name", "dt", "theta", "steps", "gravity", "contact", "bodies", "joints",
-                   "springs", "friction", "robots", "solver"});
+    top.allowOnly({"name", "dt", "theta", "geometric_stiffness", "steps", "gravity", "contact",
+                   "bodies", "joints", "springs", "friction", "robots", "solver"});
     m.name = default_name;
     if (const Node* n = top.get("name")) m.name = r_.text(*n, "name", "a non-empty scene name");
     if (const Node* n = top.get("dt"))
@@ -42,6 +42,8 @@ class SceneParser : public scene::SceneBuilder {
       m.theta = r_.number(*n, "theta", what);
       if (!(m.theta >= 0.0 && m.theta <= 0.5)) r_.expected("theta", what, *n);
     }
+    if (const Node* n = top.get("geometric_stiffness"))
+      m.geometric_stiffness = r_.boolean(*n, "geometric_stiffness");
     if (const Node* n = top.get("steps"))
       scene.steps = static_cast<int>(r_.integer(*n, "steps", "a positive whole number of steps", 1,
                                                 std::numeric_limits<int>::max()));

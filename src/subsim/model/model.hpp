@@ -120,6 +120,14 @@ struct Model {
   /// with converged solves).  0.49 damps that mode by 0.96 per step and keeps the chain's energy
   /// within 0.05 % over 5 s; it is the default, and 0.5 remains available.
   double theta = 0.49;
+  /// Rigid joints add their geometric stiffness to the bodies they join (assembly/
+  /// geometric_stiffness.hpp: Andrews et al. 2017's diagonal form, from the last step's impulse).
+  /// Without it a light link between heavily loaded joints is unstable above a time step of about
+  /// 2 sqrt(I / |K|) (a cable bridge at h = 1/60 s leaves rest after 13 steps); with it the link's
+  /// rotations under load get O(h) extra inertia, which damps them: a swinging 5-link chain of
+  /// 0.1 m links at h = 10 ms loses half its swing energy in 2 s (1 % without).  So it is off by
+  /// default and on in the stiff scenes of the schur paper (cables, chains, cranes, nets).
+  bool geometric_stiffness = false;
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);
   ContactSettings contact;
   std::vector<Body> bodies;

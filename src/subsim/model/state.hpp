@@ -1,6 +1,8 @@
 #pragma once
 // The mutable state of a run: time, each body's pose and velocity, and the solver's warm start.
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -20,6 +22,16 @@ struct Model;
 struct WarmStart {
   std::vector<std::pair<std::uint64_t, int>> keys;  // sorted (key, row offset into lambda)
   VecX lambda;                                      // the last step's lambda, all rows
+
+  /// The row offset into lambda of the last step's impulse of the constraint with `key` (`rows`
+  /// rows), or -1 when it had none (a zero key is never kept).
+  int offsetOf(std::uint64_t key, int rows) const {
+    const auto it = std::lower_bound(keys.begin(), keys.end(),
+                                     std::make_pair(key, std::numeric_limits<int>::min()));
+    if (key == 0 || it == keys.end() || it->first != key || it->second + rows > lambda.size())
+      return -1;
+    return it->second;
+  }
 };
 
 struct State {

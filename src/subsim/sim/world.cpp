@@ -207,14 +207,9 @@ void World::warmStart() {
   // state starts its solve from exactly what the original run did.
   const WarmStart& previous = state_.warm_start;
   solution_.lambda.setZero(problem_.numRows());
-  for (const Constraint& c : problem_.constraints) {
-    auto it = std::lower_bound(previous.keys.begin(), previous.keys.end(),
-                               std::make_pair(c.key, std::numeric_limits<int>::min()));
-    if (c.key == 0 || it == previous.keys.end() || it->first != c.key ||
-        it->second + c.rows > previous.lambda.size())
-      continue;
-    solution_.lambda.segment(c.row_offset, c.rows) = previous.lambda.segment(it->second, c.rows);
-  }
+  for (const Constraint& c : problem_.constraints)
+    if (const int offset = previous.offsetOf(c.key, c.rows); offset >= 0)
+      solution_.lambda.segment(c.row_offset, c.rows) = previous.lambda.segment(offset, c.rows);
 }
 
 std::string World::checkDivergence(double max_penetration) const {

@@ -17,8 +17,9 @@
 // infeasible rows, after which one single (Murty) pivot moves the infeasible row of largest
 // index; and, as the schur paper does, a hash of every index set met is kept and a repeated set
 // switches to single pivots for the next 5 pivots.  At most max_pivots (the paper's kappa_iter,
-// 50) solves; when they run out, the iterate of least natural residual is returned (clamped into
-// the box).  Like every principal pivoting method it is at its best on well-conditioned A: on a
+// 50) solves; when they run out, PGS-SM (below) from the warm start gets as many subspace solves,
+// and the better of its result and the pivoting's best iterate by the natural residual is
+// returned (clamped into the box).  Like every principal pivoting method it is at its best on well-conditioned A: on a
 // granular pile, whose contacts outnumber the bodies' DOF (W rank-deficient, only C keeping it
 // definite), it can take hundreds of pivots.  The factor of the last free block is kept: a solve
 // whose free set did not change since the last one reuses it (the schur paper's reuse across
@@ -52,6 +53,7 @@ struct PivotingSettings {
   int single_pivot_steps = 5;  // single pivots after a repeated index set
   int pgs_sweeps = 5;          // PGS-SM: sweeps before each subspace solve
   double epsilon = 1e-9;       // PGS-SM: stop when the natural residual's maximum is below
+  bool fallback = true;        // BPP: when the pivots run out, PGS-SM from the warm start as well
 };
 
 struct PivotingResult {
@@ -59,6 +61,7 @@ struct PivotingResult {
   int factorizations = 0;  // of these, those that factored (the others reused the factor)
   bool solved = false;     // no infeasible row left (PGS-SM: residual below epsilon)
   bool factor_failed = false;
+  bool fell_back = false;  // BPP ran out of pivots and tried PGS-SM (pivots count both)
 };
 
 /// The dense box MLCP's matrix (the schur interface's S_Gamma, small problems).
@@ -78,6 +81,8 @@ template <class Matrix>
 class BoxMlcpPivoting {
  public:
   /// Block principal pivoting from the index sets given (warm start), x and sets on return.
+  /// When max_pivots run out, PGS-SM from x as given (the warm start; zero if it has the wrong
+  /// size) with as many subspace solves, and the result of least natural residual is kept.
   PivotingResult blockPivoting(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper,
                                const PivotingSettings& settings, std::vector<BoxIndex>& sets,
                                VecX& x);
@@ -102,11 +107,15 @@ class BoxMlcpPivoting {
   bool solveFree(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper,
                  const std::vector<BoxIndex>& sets, VecX& x, PivotingResult& result);
 
+  void fallBack(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper,
+                const PivotingSettings& settings, std::vector<BoxIndex>& sets, VecX& x,
+                PivotingResult& result);
+
   std::vector<int> free_, factored_;
   std::vector<int> position_;  // row -> index in free_ (or -1)
   bool has_factor_ = false;
-  VecX rhs_, w_, xf_, best_x_;
-  std::vector<BoxIndex> best_sets_;
+  VecX rhs_, w_, xf_, best_x_, start_x_, pivoted_x_;
+  std::vector<BoxIndex> best_sets_, pivoted_sets_;
   std::vector<std::uint64_t> seen_;
   std::vector<int> infeasible_;
   MatX dense_free_;
