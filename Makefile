@@ -44,7 +44,15 @@ SANITIZE_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:alloc_dealloc_mismat
 # Left out under the sanitizers, as they check nothing there: the golden-state hashes (a clang
 # build has other bits, so they reduce to the thread check that Subadmm.Deterministic* makes) and
 # the heap-layout test (GLIBC_TUNABLES moves glibc's heap, which ASan replaces with its own).
-SANITIZE_EXCLUDE = GoldenState|golden_state|WhateverTheHeapLayout
+# Also left out there: the accuracy tests that run a paper scene or a fine model for seconds of
+# simulated time (under ASan 27-161 s each, 455 s of the sanitizer run's 1200 s of CPU); their
+# code runs there in shorter tests (the solver registry's scenes, the small FEM and cable tests,
+# the other bench tests), and they run whole in the portable build.
+SANITIZE_LONG := BenchCli.PaperTableHasTableIsShapeWithThePapersFigures|CableScene.TheRobotsCarry
+SANITIZE_LONG := $(SANITIZE_LONG)|BeamScene.ACoarseBeamIsPushed|CorotationalFemPhysics.Cantilever
+SANITIZE_LONG := $(SANITIZE_LONG)|CosseratCable.PaperCableIsStableWithSubadmm
+SANITIZE_LONG := $(SANITIZE_LONG)|Cli.TheBeamRunsAtItsOwnIterationCap
+SANITIZE_EXCLUDE = GoldenState|golden_state|WhateverTheHeapLayout|$(SANITIZE_LONG)
 
 test-sanitize: build-sanitize
 	cd build/sanitize && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -E '$(SANITIZE_EXCLUDE)'

@@ -10,6 +10,10 @@
 
 namespace subsim::test {
 
+/// True in the sanitizer and fuzzing builds (tests/CMakeLists.txt), where everything runs about
+/// 20 times slower: the longest runs take fewer steps there, the portable build runs them whole.
+inline constexpr bool kSanitized = SUBSIM_SANITIZED != 0;
+
 /// A World on a built-in scene with the given solver settings.
 inline World makeWorld(const std::string& spec, int iterations, double tolerance, int threads = 1,
                        double dt = 0.0, WorldSettings ws = WorldSettings()) {

@@ -74,9 +74,12 @@ ConvergenceCsvInfo checkConvergenceCsv(const std::string& path) {
     throw std::runtime_error("cannot read '" + path + "': it is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read '" + path + "': " + std::strerror(errno));
-  const std::string expected = std::string("the header ") + kHistoryHeader +
-                               " (subsim solve --history) or " + kBenchHeader +
-                               " (subsim bench --convergence)";
+  // Appended piece by piece: GCC 12's -Warray-bounds misfires on a chain of operator+ here.
+  std::string expected = "the header ";
+  expected.append(kHistoryHeader)
+      .append(" (subsim solve --history) or ")
+      .append(kBenchHeader)
+      .append(" (subsim bench --convergence)");
   std::string line;
   if (!std::getline(in, line))
     throw std::runtime_error(path + ": expected " + expected + ", got an empty file");
