@@ -18,19 +18,25 @@
 //     [0, 1), and every angle goes through portableSinCos, so a scene is the same on every
 //     machine.
 //
-// What runs (measured with subadmm, bpp and schur-bpp at the defaults and default step counts;
-// more in each scene's comment): the rock pile runs its 400 steps with subadmm; the log tower
-// stands until the ball hits it; every other run stops (the World's divergence checks: a link
-// pushed deeper than half its diameter, or a speed above 100 m/s) within 10-100 steps with
-// every solver tried, also where the solves converge.  Light links under large loads are the
-// common factor, and not only through contact: a 16-plank bridge (only joints until its hangers
-// touch the planks) stays at rest for 5 s at h = 5 ms, and starts moving by itself after about
-// 0.3 s at h = 1/60 s and diverges at h = 10 ms, with bpp's exact solves; with swing = 0 the
-// cranes' pipe sinks 0.25 m in 0.27 s while the joints' velocity rows hold to 1e-6 m/s (the
-// cables' top links fold and the joints drift apart); a 500 kg box hanging from a straight
-// chain of these 0.25 kg links fixed to the world runs its 400 steps with bpp
-// (chainwrap:wraps=0,swing=0).  The paper notes that a geometric stiffness term (Andrews et al.
-// 2017) improves the stability of such stiff systems; the engine has none.
+// What runs (bpp at the defaults and default step counts, geometric stiffness on; more in each
+// scene's comment and in `subsim bench --paper schur`): the bridge, the cranes and the cable
+// spinner run to the end; the chain drop runs its 600 steps, bpp running out of pivots in most
+// of them (PGS-SM then takes over); the log tower stands until the ball hits it and stops at
+// step 238 (logs 14 cm into each other); the rock pile stops at step 172 (a rock 10 cm into
+// the shovel; bpp at its pivot cap in 150 of the steps); the chain wrap stops within 20-30
+// steps and the net with the truck at the catch (step 24), with converged solves:
+//   - chainwrap: the links clear the bar by 2 mm, so no contact exists at the first step and
+//     the load falls; each wound link then touches the bar at one point, its middle, and a
+//     polygon of such chords can fold inward at first order (joints in, middles out), so the
+//     chain slides into the bar by a few centimetres a step (also with 0.25 turns; with none,
+//     chainwrap:wraps=0, the swinging load runs its 400 steps);
+//   - nettruck: a wheel is found 3-15 cm into a 3 cm net link when the net pulls taut, also
+//     with the truck dropped from 2 cm, with compliant net joints (1e5-1e7 N/m) and with
+//     spherical wheels: the light links are yanked into the wheel within one step, farther
+//     than the speculative margin taken from their velocity at the start of the step.
+// Without geometric stiffness (Model::geometric_stiffness, see paperModel) the bridge, the
+// cranes and the cable spinner stopped too: a 16-plank bridge at rest left rest by itself
+// after 13 steps with bpp's exact solves (h = 8 ms was stable, 10 ms not).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
