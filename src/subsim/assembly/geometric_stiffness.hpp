@@ -1,5 +1,5 @@
 #pragma once
-// Geometric stiffness of rigid joints in its diagonal form (Andrews, Teichmann, Kry, "Geometric
+// Geometric stiffness of rigid joints, made positive definite (Andrews, Teichmann, Kry, "Geometric
 // stiffness for real-time constrained multibody dynamics", Comput. Graph. Forum 36(2), 2017; the
 // schur paper points to it for stiff chains and cables below its equation (4)).
 //
@@ -23,7 +23,7 @@
 
 namespace subsim {
 
-/// Adds to the angular diagonal of `body`'s block (a rigid body of its own subsystem; nothing for
+/// Adds to the angular block of `body` in A (a rigid body of a subsystem; nothing for
 /// robots, kinematic and static bodies or the world) the geometric stiffness of a point
 /// constraint whose last impulse `impulse` (N s, world) acts at `lever` (m, world, from the
 /// body's centre of mass).
