@@ -19,11 +19,11 @@
 // switches to single pivots for the next 5 pivots.  At most max_pivots (the paper's kappa_iter,
 // 50) solves; when they run out, PGS-SM (below) from the warm start gets as many subspace solves,
 // and the better of its result and the pivoting's best iterate by the natural residual is
-// returned (clamped into the box).  Like every principal pivoting method it is at its best on well-conditioned A: on a
-// granular pile, whose contacts outnumber the bodies' DOF (W rank-deficient, only C keeping it
-// definite), it can take hundreds of pivots.  The factor of the last free block is kept: a solve
-// whose free set did not change since the last one reuses it (the schur paper's reuse across
-// coupling iterations).
+// returned (clamped into the box).  Like every principal pivoting method it is at its best on
+// well-conditioned A: on a granular pile, whose contacts outnumber the bodies' DOF (W
+// rank-deficient, only C keeping it definite), it can take hundreds of pivots.  The factor of the
+// last free block is kept: a solve whose free set did not change since the last one reuses it
+// (the schur paper's reuse across coupling iterations).
 //
 // PGS with subspace minimisation (Silcowitz, Niebe, Erleben, "Projected Gauss-Seidel subspace
 // minimization for interactive rigid body dynamics", 2010; the schur paper's PGS-SM): a few
