@@ -7,27 +7,42 @@
 #   make fuzz FUZZ_SECONDS=600 (every fuzz target for that long, fuzz/README.md).
 JOBS ?= 2
 ARGS ?= granular
+# Unity builds (CMake joins 8 source files into one translation unit): a clean build parses
+# Eigen and instantiates its templates 8 times less often.  The RelWithAssert build took 417 s
+# instead of 635 s on a 2-core AMD EPYC (2026-11-26).  Incremental builds of one's own (a build
+# folder configured without it) keep one file per unit; both must compile, so file-local names
+# stay unique across a folder's files.
+UNITY = -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8
 
-.PHONY: setup run test test-portable test-sanitize fuzz build-release build-test build-sanitize clean
+.PHONY: setup run test test-portable test-sanitize fuzz build-release build-test build-sanitize \
+  build-fuzz clean
 
 setup:
 	bash scripts/setup.sh
 
 build-release: setup
-	cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DSUBSIM_BUILD_TESTS=OFF
+	cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DSUBSIM_BUILD_TESTS=OFF $(UNITY)
 	cmake --build build/release -j $(JOBS)
 
 build-test: setup
-	cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=RelWithAssert
+	cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=RelWithAssert $(UNITY)
 	cmake --build build/test -j $(JOBS)
 
 run: build-release
 	./build/release/subsim run $(ARGS)
 
+# The tests' sanitizer build replays the fuzz targets' corpora, which needs no coverage
+# instrumentation; `make fuzz` builds its own folder with it.
+SANITIZE_CMAKE = -G Ninja -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_C_COMPILER=clang-14 \
+  -DCMAKE_CXX_COMPILER=clang++-14 -DSUBSIM_FUZZ=ON
+
 build-sanitize: setup
-	cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
-	  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DSUBSIM_FUZZ=ON
+	cmake -S . -B build/sanitize $(SANITIZE_CMAKE) -DSUBSIM_FUZZ_COVERAGE=OFF $(UNITY)
 	cmake --build build/sanitize -j $(JOBS)
+
+build-fuzz: setup
+	cmake -S . -B build/fuzz $(SANITIZE_CMAKE) -DSUBSIM_FUZZ_COVERAGE=ON -DSUBSIM_BUILD_TESTS=OFF
+	cmake --build build/fuzz -j $(JOBS)
 
 test-portable: build-test
 	cd build/test && ctest --output-on-failure -j $(JOBS)
@@ -60,8 +75,8 @@ test-sanitize: build-sanitize
 test: test-portable test-sanitize
 
 FUZZ_SECONDS ?= 600
-fuzz: build-sanitize
-	bash fuzz/run.sh build/sanitize $(FUZZ_SECONDS)
+fuzz: build-fuzz
+	bash fuzz/run.sh build/fuzz $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build

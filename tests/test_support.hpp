@@ -2,6 +2,7 @@
 // Helpers shared by the test executables.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "subsim/problem/step_problem.hpp"
@@ -13,6 +14,21 @@ namespace subsim::test {
 /// True in the sanitizer and fuzzing builds (tests/CMakeLists.txt), where everything runs about
 /// 20 times slower: the longest runs take fewer steps there, the portable build runs them whole.
 inline constexpr bool kSanitized = SUBSIM_SANITIZED != 0;
+
+/// Whether `subsim plot` can draw: the same search as it makes, python3 on PATH, then Debian's.
+inline bool matplotlibAvailable() {
+  for (const char* python : {"python3", "/usr/bin/python3"})
+    if (std::system((std::string(python) + " -c 'import matplotlib' >/dev/null 2>&1").c_str()) == 0)
+      return true;
+  return false;
+}
+
+/// How many of the model's bodies are of `kind`.
+inline int countKind(const Model& m, BodyKind kind) {
+  int n = 0;
+  for (const Body& b : m.bodies) n += b.kind == kind ? 1 : 0;
+  return n;
+}
 
 /// A World on a built-in scene with the given solver settings.
 inline World makeWorld(const std::string& spec, int iterations, double tolerance, int threads = 1,

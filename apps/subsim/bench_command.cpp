@@ -39,7 +39,7 @@ using bench::SceneInfo;
 using ::subsim::bench::benchWorldSettings;
 using ::subsim::bench::RecordedRun;
 
-bool badInput(const std::string& message) {
+bool reportBadInput(const std::string& message) {
   std::cerr << "subsim: " << message << "\n";
   return false;
 }
@@ -97,7 +97,8 @@ bool loadValidScene(const std::string& spec, LoadedScene& out) {
 /// Opens an output file before the (long) runs so an unwritable path fails at once.
 bool openOutput(const std::string& option, const std::string& path, std::ofstream& out) {
   out.open(path, std::ios::binary | std::ios::trunc);
-  if (!out) return badInput(option + ": cannot write '" + path + "': " + std::strerror(errno));
+  if (!out)
+    return reportBadInput(option + ": cannot write '" + path + "': " + std::strerror(errno));
   return true;
 }
 

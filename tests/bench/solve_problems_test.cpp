@@ -16,21 +16,13 @@
 #include "subsim/io/fclib_file.hpp"
 #include "subsim/io/problem_file.hpp"
 #include "subsim/scenarios/scenario.hpp"
+#include "test_files.hpp"
 
 namespace subsim::bench {
 namespace {
 
-std::string tempPath(const std::string& suffix) {
-  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return ::testing::TempDir() + "subsim_solve_" + info->name() + "_" + std::to_string(::getpid()) +
-         suffix;
-}
-
-struct TempFile {
-  std::string path;
-  explicit TempFile(std::string p) : path(std::move(p)) {}
-  ~TempFile() { std::remove(path.c_str()); }
-};
+using ::subsim::test::TempFile;
+using ::subsim::test::tempPath;
 
 /// Every problem of a `steps`-step run of `spec` with `solver` (tolerance 0, as the bench runs),
 /// written with its warm starts and solutions to `path`.

@@ -16,22 +16,18 @@
 #include "cli_runner.hpp"
 #include "subsim/io/problem_file.hpp"
 #include "subsim/solvers/solver.hpp"
+#include "test_files.hpp"
+#include "test_support.hpp"
 
 namespace {
+using ::subsim::test::matplotlibAvailable;
+
+using ::subsim::test::readFile;
+using ::subsim::test::tempPath;
 
 using subsim::cli_test::contains;
 using subsim::cli_test::Result;
 using subsim::cli_test::run;
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-/// A unique path per process in the test temp directory (ctest runs tests in parallel).
-std::string tempPath(const std::string& name) {
-  return ::testing::TempDir() + "subsim_bench_" + std::to_string(getpid()) + "_" + name;
-}
 
 std::vector<std::vector<std::string>> parseCsv(const std::string& text) {
   // The bench quotes only failure reasons, which the tests below never need to split.
@@ -63,14 +59,6 @@ std::string newtonSolver() {
   for (const std::string& name : subsim::solverNames())
     if (subsim::isNewtonTypeSolver(name)) return name;
   return {};
-}
-
-/// Same search as the bench: python3 on PATH, then Debian's own.
-bool matplotlibAvailable() {
-  for (const char* python : {"python3", "/usr/bin/python3"})
-    if (std::system((std::string(python) + " -c 'import matplotlib' >/dev/null 2>&1").c_str()) == 0)
-      return true;
-  return false;
 }
 
 constexpr const char* kSmall = "granular:spheres=27 --steps 5";

@@ -26,8 +26,11 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "test_files.hpp"
 
 namespace {
+
+using ::subsim::test::readFile;
 
 namespace fs = std::filesystem;
 
@@ -346,11 +349,6 @@ Catalogue parseCatalogue(const std::string& text) {
     if (!e.message.empty() && longest < 8) bad("the message has no literal text of 8 characters");
   }
   return cat;
-}
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 const std::string kCataloguePath = std::string(SUBSIM_SOURCE_DIR) + "/docs/errors.md";

@@ -14,20 +14,14 @@
 #include "cli_temp_dir.hpp"
 #include "subsim/sim/recorder.hpp"
 #include "support/hdf5_file_edits.hpp"
+#include "test_support.hpp"
 
 namespace {
+using ::subsim::test::matplotlibAvailable;
 
 using subsim::cli_test::contains;
 using subsim::cli_test::Result;
 using subsim::cli_test::run;
-
-/// Same search as `subsim plot`: python3 on PATH, then Debian's own.
-bool matplotlibAvailable() {
-  for (const char* python : {"python3", "/usr/bin/python3"})
-    if (std::system((std::string(python) + " -c 'import matplotlib' >/dev/null 2>&1").c_str()) == 0)
-      return true;
-  return false;
-}
 
 class PlotCli : public subsim::cli_test::CliTempDir {
  protected:

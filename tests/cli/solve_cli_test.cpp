@@ -9,21 +9,16 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "test_files.hpp"
 
 namespace {
+
+using ::subsim::test::readFile;
+using ::subsim::test::tempPath;
 
 using subsim::cli_test::contains;
 using subsim::cli_test::Result;
 using subsim::cli_test::run;
-
-std::string tempPath(const std::string& name) {
-  return ::testing::TempDir() + "subsim_solve_cli_" + std::to_string(getpid()) + "_" + name;
-}
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 /// A problem file of 6 steps of granular, recorded with SubADMM at 40 iterations.
 const std::string& problemFile() {

@@ -21,22 +21,18 @@ extern "C" {
 #include "subsim/io/fclib_file.hpp"
 #include "subsim/metrics/step_metrics.hpp"
 #include "subsim/solvers/solver.hpp"
+#include "test_files.hpp"
 #include "test_support.hpp"
 
 namespace subsim {
 namespace {
 
-std::string tempPath(const std::string& suffix) {
-  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return ::testing::TempDir() + "subsim_fclib_lib_" + info->name() + "_" +
-         std::to_string(::getpid()) + suffix + ".hdf5";
-}
+using ::subsim::test::TempFile;
 
-struct TempFile {
-  std::string path;
-  explicit TempFile(std::string p) : path(std::move(p)) { std::remove(path.c_str()); }
-  ~TempFile() { std::remove(path.c_str()); }
-};
+/// A temporary .hdf5 file of this test's own.
+std::string fclibPath(const std::string& suffix = "") {
+  return test::tempPath(suffix + ".hdf5");
+}
 
 /// libfclib's matrix as a dense matrix, read in CSparse's conventions (fclib_file.hpp).
 MatX dense(const fclib_matrix* a) {
@@ -74,7 +70,7 @@ TEST(FclibLibrary, ReadsWhatSubsimWritesInEveryEncoding) {
     for (FclibEncoding enc : {FclibEncoding::CompressedColumns, FclibEncoding::CompressedRows,
                               FclibEncoding::Triplet}) {
       SCOPED_TRACE(std::to_string(pendulum) + " " + std::to_string(static_cast<int>(enc)));
-      TempFile file(tempPath(std::to_string(static_cast<int>(enc))));
+      TempFile file(fclibPath(std::to_string(static_cast<int>(enc))));
       writeFclibFile(file.path, ours, enc);
       fclib_global* theirs = fclib_read_global(file.path.c_str());
       ASSERT_NE(theirs, nullptr);
@@ -135,7 +131,7 @@ TEST(FclibLibrary, SubsimReadsWhatLibfclibWrites) {
   local.mu = mu.data();
   local.spacedim = 3;
   local.info = &info;
-  TempFile file(tempPath(""));
+  TempFile file(fclibPath(""));
   ASSERT_EQ(fclib_write_local(&local, file.path.c_str()), 1);
   std::vector<double> r = {0.3, -0.1, 0, 0.6, 0, 0}, u = {0, 0.4, 0, 0, 0, 0};
   fclib_solution solution{nullptr, u.data(), r.data(), nullptr};
@@ -167,7 +163,7 @@ TEST(FclibLibrary, NaturalMapAgreesWithLibfclibsMerit) {
   world.step();
   const StepProblem& problem = world.lastProblem();
   ASSERT_GT(problem.numContacts(), 0);
-  TempFile file(tempPath(""));
+  TempFile file(fclibPath(""));
   writeFclibFile(file.path, fclibLocalFromStepProblem(problem));
   const FclibImport in = stepProblemFromFclib(readFclibFile(file.path), file.path);
   const FclibProblem f = readFclibFile(file.path);

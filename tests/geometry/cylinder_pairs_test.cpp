@@ -14,7 +14,7 @@ using test::expectConsistent;
 using test::makePose;
 using test::minGap;
 
-const Quat kAlongX = axisAngle(M_PI / 2, Vec3::UnitY());
+const Quat kCylinderAlongX = axisAngle(M_PI / 2, Vec3::UnitY());
 
 TEST(CylinderPlane, StandingGivesFourPoints) {
   const Shape cyl = Shape::cylinder(0.3, 0.5);
@@ -39,7 +39,8 @@ TEST(CylinderPlane, StandingGivesFourPoints) {
 TEST(CylinderPlane, LyingGivesTwoPoints) {
   const Shape cyl = Shape::cylinder(0.3, 0.5);
   const Pose plane = makePose(Vec3::Zero());
-  const Pose pc = makePose(Vec3(0, 0, 0.3 - 0.005), axisAngle(0.4, Vec3::UnitZ()) * kAlongX);
+  const Pose pc =
+      makePose(Vec3(0, 0, 0.3 - 0.005), axisAngle(0.4, Vec3::UnitZ()) * kCylinderAlongX);
   const ContactManifold m = collide(cyl, pc, Shape::plane(), plane, 0.05);
   ASSERT_EQ(m.count, 2);
   EXPECT_NEAR(m.points[0].gap, -0.005, 1e-12);
@@ -97,7 +98,7 @@ TEST(CapsuleCylinder, LyingAcrossTheCapAndBeside) {
   const Pose pc = makePose(Vec3::Zero());
   for (const double gap : {0.02, -0.01}) {
     const Pose pk =
-        makePose(Vec3(0.05, 0.1, 0.3 + 0.1 + gap), axisAngle(0.3, Vec3::UnitZ()) * kAlongX);
+        makePose(Vec3(0.05, 0.1, 0.3 + 0.1 + gap), axisAngle(0.3, Vec3::UnitZ()) * kCylinderAlongX);
     const ContactManifold m = collide(cap, pk, cyl, pc, 0.05);
     ASSERT_EQ(m.count, 1);
     EXPECT_NEAR(m.points[0].gap, gap, 1e-8);
@@ -125,7 +126,7 @@ TEST(BoxCylinder, BoxOnCapAndCylinderLyingOnBox) {
     expectConsistent(box, pb, cyl, pc, 0.05, m, 1e-8);
   }
   const Shape base = Shape::box(Vec3(1.0, 1.0, 0.2));
-  const Pose lying = makePose(Vec3(0.0, 0.1, 0.2 + 0.4 + 0.01), kAlongX);
+  const Pose lying = makePose(Vec3(0.0, 0.1, 0.2 + 0.4 + 0.01), kCylinderAlongX);
   const ContactManifold m = collide(cyl, lying, base, makePose(Vec3::Zero()), 0.05);
   ASSERT_EQ(m.count, 1);
   EXPECT_NEAR(m.points[0].gap, 0.01, 1e-8);

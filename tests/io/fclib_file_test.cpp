@@ -22,22 +22,18 @@
 #include "subsim/metrics/step_metrics.hpp"
 #include "subsim/solvers/solver.hpp"
 #include "support/hdf5_file_edits.hpp"
+#include "test_files.hpp"
 #include "test_support.hpp"
 
 namespace subsim {
 namespace {
 
-std::string tempPath(const std::string& suffix = "") {
-  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return ::testing::TempDir() + "subsim_fclib_" + info->name() + "_" + std::to_string(::getpid()) +
-         suffix + ".hdf5";
-}
+using ::subsim::test::TempFile;
 
-struct TempFile {
-  std::string path;
-  explicit TempFile(std::string p) : path(std::move(p)) {}
-  ~TempFile() { std::remove(path.c_str()); }
-};
+/// A temporary .hdf5 file of this test's own.
+std::string fclibPath(const std::string& suffix = "") {
+  return test::tempPath(suffix + ".hdf5");
+}
 
 using IntSets = std::vector<std::pair<std::string, std::vector<int>>>;
 using RealSets = std::vector<std::pair<std::string, DoubleBuffer>>;
@@ -93,7 +89,7 @@ void writeLocalFile(const std::string& path, int nz) {
 TEST(FclibFile, ReadsEachMatrixEncodingOfAnotherProgram) {
   for (int nz : {-1, -2, 0}) {
     SCOPED_TRACE("nz " + std::to_string(nz));
-    TempFile file(tempPath(std::to_string(nz)));
+    TempFile file(fclibPath(std::to_string(nz)));
     writeLocalFile(file.path, nz);
     EXPECT_EQ(checkSeal(file.path).status, SealStatus::Missing);  // read all the same
     const FclibProblem f = readFclibFile(file.path);
@@ -109,7 +105,7 @@ TEST(FclibFile, ReadsEachMatrixEncodingOfAnotherProgram) {
 
 // Compressed rows of a non-symmetric matrix (H, n x m) are told apart from compressed columns.
 TEST(FclibFile, CompressedRowsAndColumnsOfARectangularH) {
-  TempFile file(tempPath());
+  TempFile file(fclibPath());
   // M = diag(2, 2, 2), H 3 x 3 = [[1 0 0], [0 1 0], [4 0 1]] (H(2, 0) = 4), f, w, mu.
   IntSets ints = {
       {"/fclib_global/spacedim", {3}},    {"/fclib_global/M/m", {3}},
@@ -189,7 +185,7 @@ TEST(FclibFile, GlobalExportReadsBackBitForBit) {
        std::vector(sceneProblems().begin(), sceneProblems().begin() + 2)) {
     for (FclibEncoding enc : {FclibEncoding::CompressedColumns, FclibEncoding::CompressedRows,
                               FclibEncoding::Triplet}) {
-      TempFile file(tempPath(std::to_string(static_cast<int>(enc))));
+      TempFile file(fclibPath(std::to_string(static_cast<int>(enc))));
       FclibExportOptions options;
       options.guess = &warm;
       writeFclibFile(file.path, fclibGlobalFromStepProblem(problem, options), enc);
@@ -282,7 +278,7 @@ TEST(FclibFile, LocalAndGlobalFormsSolveToTheSameImpulses) {
     SCOPED_TRACE(std::to_string(problem.numRows()) + " rows");
     const StepSolution reference = solved(problem);
     ASSERT_TRUE(reference.stats.converged());
-    TempFile global(tempPath("global")), local(tempPath("local"));
+    TempFile global(fclibPath("global")), local(fclibPath("local"));
     writeFclibFile(global.path, fclibGlobalFromStepProblem(problem));
     writeFclibFile(local.path, fclibLocalFromStepProblem(problem));
     const FclibImport g = stepProblemFromFclib(readFclibFile(global.path), global.path);
@@ -309,7 +305,7 @@ TEST(FclibFile, LocalAndGlobalFormsSolveToTheSameImpulses) {
 }
 
 TEST(FclibFile, ALocalProblemIsSolvedByTheDualSolversAndRefusedByThePrimalOnes) {
-  TempFile file(tempPath());
+  TempFile file(fclibPath());
   writeLocalFile(file.path, -1);
   const FclibImport in = stepProblemFromFclib(readFclibFile(file.path), file.path);
   ASSERT_TRUE(in.problem.hasLocalForm());
@@ -347,7 +343,7 @@ TEST(FclibFile, ALocalProblemIsSolvedByTheDualSolversAndRefusedByThePrimalOnes) 
 // Malformed files
 
 /// readFclibFile's message for `path`, or "" when it read.
-std::string readError(const std::string& path) {
+std::string fclibReadError(const std::string& path) {
   try {
     const FclibProblem f = readFclibFile(path);
     stepProblemFromFclib(f, path);
@@ -442,58 +438,58 @@ TEST(FclibFile, EveryMalformedFileIsRefusedNamingTheDataset) {
   };
   for (const Corruption& c : cases) {
     SCOPED_TRACE(c.name);
-    TempFile file(tempPath(c.name));
+    TempFile file(fclibPath(c.name));
     writeLocalFile(file.path, -1);
     c.edit(file.path);
-    EXPECT_EQ(readError(file.path), "'" + file.path + c.message);
+    EXPECT_EQ(fclibReadError(file.path), "'" + file.path + c.message);
   }
 }
 
 TEST(FclibFile, ANonPositiveDefiniteMIsRefusedNamingItsBlock) {
   const StepProblem& problem = sceneProblems()[0].first;
-  TempFile file(tempPath());
+  TempFile file(fclibPath());
   FclibProblem f = fclibGlobalFromStepProblem(problem);
   f.M.coeffRef(7, 7) = -1.0;  // the second body's block
   writeFclibFile(file.path, f);
-  EXPECT_EQ(readError(file.path),
+  EXPECT_EQ(fclibReadError(file.path),
             "'" + file.path +
                 "' is not a valid FCLib problem: M is not positive definite: its block of 6 DOF "
                 "from DOF 6 (subsystem 1) has no Cholesky factor");
 }
 
 TEST(FclibFile, AnAsymmetricMIsRefused) {
-  TempFile file(tempPath());
+  TempFile file(fclibPath());
   FclibProblem f = fclibGlobalFromStepProblem(sceneProblems()[0].first);
   f.M.coeffRef(0, 1) += 5.0;
   writeFclibFile(file.path, f);
-  EXPECT_EQ(readError(file.path),
+  EXPECT_EQ(fclibReadError(file.path),
             "'" + file.path + "' is not a valid FCLib problem: M is not symmetric");
 }
 
 TEST(FclibFile, FilesThatAreNotFclibAreRefused) {
-  const std::string missing = tempPath("missing");
-  EXPECT_NE(readError(missing).find("cannot open FCLib problem '" + missing + "'"),
+  const std::string missing = fclibPath("missing");
+  EXPECT_NE(fclibReadError(missing).find("cannot open FCLib problem '" + missing + "'"),
             std::string::npos)
-      << readError(missing);
-  TempFile text(tempPath("text"));
+      << fclibReadError(missing);
+  TempFile text(fclibPath("text"));
   std::ofstream(text.path) << "not HDF5";
-  EXPECT_NE(readError(text.path).find("not an HDF5 file"), std::string::npos);
+  EXPECT_NE(fclibReadError(text.path).find("not an HDF5 file"), std::string::npos);
   EXPECT_FALSE(isFclibFile(text.path));
   // A file subsim sealed and that was then cut short: the seal does not fit.
-  TempFile cut(tempPath("cut"));
+  TempFile cut(fclibPath("cut"));
   writeFclibFile(cut.path, fclibGlobalFromStepProblem(sceneProblems()[0].first));
   EXPECT_TRUE(isFclibFile(cut.path));
   std::ifstream in(cut.path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   in.close();
   std::ofstream(cut.path, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() - 7);
-  EXPECT_NE(readError(cut.path).find("cut short or extended"), std::string::npos)
-      << readError(cut.path);
+  EXPECT_NE(fclibReadError(cut.path).find("cut short or extended"), std::string::npos)
+      << fclibReadError(cut.path);
 }
 
 TEST(FclibFile, ExportRefusesWhatFclibCannotHold) {
   // A problem in local form has no global form.
-  TempFile file(tempPath());
+  TempFile file(fclibPath());
   writeLocalFile(file.path, -1);
   const FclibImport in = stepProblemFromFclib(readFclibFile(file.path), file.path);
   EXPECT_THROW(fclibGlobalFromStepProblem(in.problem), std::invalid_argument);

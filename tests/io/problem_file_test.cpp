@@ -22,24 +22,18 @@
 #include "subsim/io/problem_file.hpp"
 #include "subsim/problem/problem_hash.hpp"
 #include "support/hdf5_file_edits.hpp"
+#include "test_files.hpp"
 #include "test_support.hpp"
 
 namespace subsim {
 namespace {
 
-// Per test and per process: ctest may run the tests of this executable in parallel.
-std::string tempPath(const std::string& suffix = "") {
-  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return ::testing::TempDir() + "subsim_problem_file_" + info->name() + "_" +
-         std::to_string(::getpid()) + suffix + ".h5";
-}
+using ::subsim::test::TempFile;
 
-// Removes the file when the test ends, pass or fail.
-struct TempFile {
-  std::string path;
-  explicit TempFile(std::string p) : path(std::move(p)) {}
-  ~TempFile() { std::remove(path.c_str()); }
-};
+/// A temporary .h5 file of this test's own.
+std::string problemPath(const std::string& suffix = "") {
+  return test::tempPath(suffix + ".h5");
+}
 
 /// `steps` consecutive problems (with the warm start each solver was given) after `warmup` steps.
 std::vector<RecordedProblem> recordProblems(const std::string& spec, int warmup, int steps) {
@@ -145,7 +139,7 @@ TEST(ProblemFile, RoundTripOfSimulatedProblemsIsBitExact) {
   EXPECT_TRUE(types.count(ConstraintType::Soft));
   EXPECT_TRUE(warm_lambda) << "no problem carries a non-zero warm-start lambda";
 
-  TempFile file(tempPath());
+  TempFile file(problemPath());
   const ProblemFileInfo info{"granular:spheres=27 + pendulum + stack", "subadmm", 1.0 / 300.0};
   writeProblemFile(file.path, info, problems);
   const ProblemFile read = readProblemFile(file.path);
@@ -169,7 +163,7 @@ TEST(ProblemFile, RoundTripOfSimulatedProblemsIsBitExact) {
 // solvers see the same problem (ncpFormHash) as in a file with the step data.
 TEST(ProblemFile, FileWithoutStepDataReadsAsNcpForm) {
   const std::vector<RecordedProblem>& problems = mixedProblems();
-  TempFile file(tempPath());
+  TempFile file(problemPath());
   writeProblemFile(file.path, {"t", "t", 0.01}, {problems.front()});
   for (const char* name : {"mass_data", "velocity", "error", "bias", "constraint_stabilization",
                            "constraint_frame", "contact_frames"})
@@ -190,7 +184,7 @@ TEST(ProblemFile, RoundTripKeepsARobotsTreeStructure) {
   ASSERT_GT(std::count_if(p.attachments.begin(), p.attachments.end(),
                           [](const Attachment& a) { return a.body >= 0; }),
             0);
-  TempFile file(tempPath());
+  TempFile file(problemPath());
   writeProblemFile(file.path, {"quadrupeds:robots=2", "subadmm", p.dt}, problems);
   const ProblemFile read = readProblemFile(file.path);
   ASSERT_EQ(read.problems.size(), 1u);
@@ -224,7 +218,7 @@ TEST(ProblemFile, EmptyProblemsRoundTrip) {
   ASSERT_EQ(problems[1].problem.numConstraints(), 0);
   problems.push_back({problems[1].problem, StepSolution(), StepSolution()});
 
-  TempFile file(tempPath());
+  TempFile file(problemPath());
   writeProblemFile(file.path, {"", "", 0.0}, problems);
   const ProblemFile read = readProblemFile(file.path);
   EXPECT_EQ(read.info.scene, "");
@@ -424,12 +418,12 @@ class CorruptProblemFile : public ::testing::Test {
   }
 
   static constexpr const char* kGroup = "/problems/000001/";
-  TempFile file_{tempPath()};
+  TempFile file_{problemPath()};
   std::vector<RecordedProblem> problems_;
 };
 
 /// The message of readProblemFile's std::runtime_error.
-std::string readError(const std::string& path) {
+std::string problemReadError(const std::string& path) {
   try {
     readProblemFile(path);
   } catch (const std::runtime_error& e) {
@@ -440,8 +434,9 @@ std::string readError(const std::string& path) {
 }
 
 TEST(ProblemFileErrors, MissingFile) {
-  const std::string path = tempPath("_does_not_exist");
-  EXPECT_EQ(readError(path), "cannot open problem file '" + path + "': No such file or directory");
+  const std::string path = problemPath("_does_not_exist");
+  EXPECT_EQ(problemReadError(path),
+            "cannot open problem file '" + path + "': No such file or directory");
 }
 
 // The seal (io/file_seal.hpp) is checked before HDF5 sees the file; each way it can fail says what
@@ -452,13 +447,13 @@ class UnsealedProblemFile : public ::testing::Test {
     writeProblemFile(file_.path, {"test", "test", 0.01}, recordProblems("pendulum:links=2", 5, 1));
     size_ = std::filesystem::file_size(file_.path);
   }
-  TempFile file_{tempPath()};
+  TempFile file_{problemPath()};
   std::uintmax_t size_ = 0;
 };
 
 TEST_F(UnsealedProblemFile, WithoutSeal) {
   std::filesystem::resize_file(file_.path, size_ - kSealSize);
-  EXPECT_EQ(readError(file_.path),
+  EXPECT_EQ(problemReadError(file_.path),
             "'" + file_.path +
                 "' is not a valid subsim problem file: it carries no subsim checksum (written by "
                 "another program, changed after subsim wrote it, or cut short while being "
@@ -473,7 +468,7 @@ TEST_F(UnsealedProblemFile, WithoutSeal) {
 
 TEST_F(UnsealedProblemFile, CutShort) {
   std::filesystem::resize_file(file_.path, size_ - 1);
-  EXPECT_EQ(readError(file_.path),
+  EXPECT_EQ(problemReadError(file_.path),
             "'" + file_.path + "' is not a valid subsim problem file: it is " +
                 std::to_string(size_ - 1) + " bytes long, its checksum was made for " +
                 std::to_string(size_) +
@@ -495,7 +490,7 @@ TEST_F(UnsealedProblemFile, Damaged) {
     f.seekp(static_cast<std::streamoff>(size_ / 2));
     f.put('\x5a');
   }
-  EXPECT_EQ(readError(file_.path),
+  EXPECT_EQ(problemReadError(file_.path),
             "'" + file_.path +
                 "' is not a valid subsim problem file: its checksum does not match its contents: "
                 "the file was damaged or changed after subsim wrote it (record it again; if you "
@@ -504,9 +499,9 @@ TEST_F(UnsealedProblemFile, Damaged) {
 }
 
 TEST(ProblemFileErrors, TextFile) {
-  TempFile file(tempPath());
+  TempFile file(problemPath());
   std::ofstream(file.path) << "not an HDF5 file, just text\n";
-  EXPECT_EQ(readError(file.path),
+  EXPECT_EQ(problemReadError(file.path),
             "'" + file.path + "' is not a valid subsim problem file: not an HDF5 file");
 }
 
@@ -523,7 +518,7 @@ TEST(ProblemFileErrors, WriterNamesAFileItCannotCreate) {
 }
 
 TEST(ProblemFileErrors, WriterRejectsAnInvalidProblemBeforeTouchingTheFile) {
-  TempFile file(tempPath());
+  TempFile file(problemPath());
   std::vector<RecordedProblem> problems = recordProblems("pendulum:links=2", 5, 2);
   writeProblemFile(file.path, {"ok", "ok", 0.01}, problems);
   problems[1].problem.constraints[0].row_offset = problems[1].problem.numRows();
@@ -830,7 +825,7 @@ TEST_F(CorruptProblemFile, NeverCrashesOnCorruptIndices) {
   }
   const int big = std::numeric_limits<int>::max();
   const std::vector<int> bad = {-1, 0, 1, 2, 7, 1000000, big, big - 1, -big - 1};
-  TempFile copy(tempPath("_copy"));
+  TempFile copy(problemPath("_copy"));
   int reads = 0, errors = 0;
   const auto attempt = [&](const std::function<void()>& corrupt, const std::string& what) {
     writeProblemFile(copy.path, {"t", "t", 0.01}, problems_);

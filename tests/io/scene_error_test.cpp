@@ -11,9 +11,12 @@
 #include <vector>
 
 #include "subsim/io/scene_file.hpp"
+#include "test_files.hpp"
 
 namespace subsim {
 namespace {
+
+using ::subsim::test::readFile;
 
 const std::string kFile = "scenes/bad.yaml";
 
@@ -470,13 +473,6 @@ TEST(SceneError, DeepNestingIsAnErrorNotAStackOverflow) {
   const std::string deep = "bodies: " + std::string(100000, '[') + std::string(100000, ']');
   const std::string message = errorOf(deep);
   EXPECT_EQ(message.rfind(kFile + ": ", 0), 0u) << message.substr(0, 200);
-}
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 const char* const kExampleScenes[] = {"sphere_on_plane.yaml", "box_stack.yaml", "pendulum.yaml",

@@ -9,17 +9,13 @@
 #include <string>
 
 #include "subsim/io/scene_file.hpp"
+#include "test_support.hpp"
 
 namespace subsim {
 namespace {
+using ::subsim::test::countKind;
 
 const std::string kScenes = std::string(SUBSIM_SOURCE_DIR) + "/scenes/";
-
-int countKind(const Model& m, BodyKind kind) {
-  int n = 0;
-  for (const Body& b : m.bodies) n += b.kind == kind ? 1 : 0;
-  return n;
-}
 
 const Body& bodyNamed(const Model& m, const std::string& name) {
   const int i = m.findBody(name);

@@ -11,17 +11,20 @@
 #include "subsim/io/scene_file.hpp"
 #include "subsim/io/urdf_loader.hpp"
 #include "subsim/scenarios/panda_model.hpp"
+#include "test_files.hpp"
 
 namespace subsim {
 namespace {
 
-const std::string kScenes = std::string(SUBSIM_SOURCE_DIR) + "/scenes/";
-const std::string kFile = "scenes/robot.yaml";
+using ::subsim::test::readFile;
+
+const std::string kRobotScenes = std::string(SUBSIM_SOURCE_DIR) + "/scenes/";
+const std::string kRobotFile = "scenes/robot.yaml";
 
 #define EXPECT_CONTAINS(haystack, needle) \
   EXPECT_PRED_FORMAT2(::testing::IsSubstring, needle, haystack)
 
-const std::string kBodies = R"(
+const std::string kRobotBodies = R"(
 bodies:
   - name: ground
     type: static
@@ -30,10 +33,10 @@ robots:
 )";
 
 std::string withRobot(const std::string& entry) {
-  return kBodies + entry;
+  return kRobotBodies + entry;
 }
 
-std::string errorOf(const std::string& yaml, const std::string& source = kFile) {
+std::string robotSceneError(const std::string& yaml, const std::string& source = kRobotFile) {
   try {
     parseScene(yaml, source);
   } catch (const SceneError& e) {
@@ -41,13 +44,6 @@ std::string errorOf(const std::string& yaml, const std::string& source = kFile) 
   }
   ADD_FAILURE() << "expected a SceneError for:\n" << yaml;
   return "";
-}
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 void writeFile(const std::filesystem::path& path, const std::string& text) {
@@ -68,7 +64,7 @@ const std::string kArm = R"(
 )";
 
 TEST(SceneRobot, PandaHoldExampleLoads) {
-  const SceneFile scene = loadSceneFile(kScenes + "panda_hold.yaml");
+  const SceneFile scene = loadSceneFile(kRobotScenes + "panda_hold.yaml");
   const Model& m = scene.model;
   ASSERT_EQ(m.robots.size(), 1u);
   const Robot& arm = m.robots[0];
@@ -104,7 +100,7 @@ TEST(SceneRobot, FieldsRoundTrip) {
       times: [0, 2]
       positions: [[0, -0.3, 0, -2.2, 0, 2.0, 0.785], [0.5, -0.3, 0, -2.0, 0, 2.0, 0.785]]
 )"),
-                                     kFile);
+                                     kRobotFile);
   const Model& m = scene.model;
   ASSERT_EQ(m.robots.size(), 1u);
   const Robot& r = m.robots[0];
@@ -133,7 +129,7 @@ TEST(SceneRobot, FieldsRoundTrip) {
 }
 
 TEST(SceneRobot, DefaultsWhenOnlyNameAndUrdf) {
-  const SceneFile scene = parseScene(withRobot(kArm), kFile);
+  const SceneFile scene = parseScene(withRobot(kArm), kRobotFile);
   const Robot& r = scene.model.robots.at(0);
   EXPECT_EQ(r.initial_q, r.articulation.neutralConfiguration());
   EXPECT_TRUE((r.kp.array() == 0.0).all());
@@ -143,7 +139,7 @@ TEST(SceneRobot, DefaultsWhenOnlyNameAndUrdf) {
 
 TEST(SceneRobot, FloatingBasePanda) {
   const SceneFile scene =
-      parseScene(withRobot("  - {name: arm, urdf: panda, floating_base: true}\n"), kFile);
+      parseScene(withRobot("  - {name: arm, urdf: panda, floating_base: true}\n"), kRobotFile);
   const Robot& r = scene.model.robots.at(0);
   EXPECT_EQ(r.articulation.nv(), 13);
 }
@@ -198,8 +194,8 @@ class SceneRobotError : public ::testing::TestWithParam<RobotErrorCase> {};
 
 TEST_P(SceneRobotError, NamesFileFieldAndExpectation) {
   const RobotErrorCase& c = GetParam();
-  const std::string message = errorOf(withRobot(c.entry));
-  EXPECT_EQ(message.rfind(kFile + ": " + c.path + ": ", 0), 0u) << message;
+  const std::string message = robotSceneError(withRobot(c.entry));
+  EXPECT_EQ(message.rfind(kRobotFile + ": " + c.path + ": ", 0), 0u) << message;
   EXPECT_CONTAINS(message, c.expected);
 }
 
@@ -259,25 +255,26 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<RobotErrorCase>& p) { return p.param.name; });
 
 TEST(SceneRobot, RobotsMustBeAList) {
-  const std::string message = errorOf(kBodies + "  {name: arm}\n");
-  EXPECT_CONTAINS(message, kFile + ": robots: expected a list of robots, got a map");
+  const std::string message = robotSceneError(kRobotBodies + "  {name: arm}\n");
+  EXPECT_CONTAINS(message, kRobotFile + ": robots: expected a list of robots, got a map");
 }
 
 TEST(SceneRobot, CliRunsThePandaExample) {
-  const cli_test::Result r = cli_test::run("run " + kScenes + "panda_hold.yaml --steps 50 --json");
+  const cli_test::Result r =
+      cli_test::run("run " + kRobotScenes + "panda_hold.yaml --steps 50 --json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(cli_test::contains(r.out, "{")) << r.out;
 }
 
 // Only SceneError may escape, whatever prefix of the example is loaded.
 TEST(SceneRobot, TruncatedExampleNeverCrashes) {
-  const std::string text = readFile(kScenes + "panda_hold.yaml");
+  const std::string text = readFile(kRobotScenes + "panda_hold.yaml");
   ASSERT_FALSE(text.empty());
   for (std::size_t n = 0; n <= text.size(); ++n) {
     try {
-      parseScene(text.substr(0, n), kFile);
+      parseScene(text.substr(0, n), kRobotFile);
     } catch (const SceneError& e) {
-      EXPECT_EQ(std::string(e.what()).rfind(kFile + ": ", 0), 0u) << n << ": " << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind(kRobotFile + ": ", 0), 0u) << n << ": " << e.what();
     } catch (const std::exception& e) {
       ADD_FAILURE() << "cut at " << n << ": unexpected exception " << e.what();
     }

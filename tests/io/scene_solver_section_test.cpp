@@ -10,20 +10,20 @@
 namespace subsim {
 namespace {
 
-const std::string kFile = "scenes/s.yaml";
-const std::string kBodies = R"(
+const std::string kSectionFile = "scenes/s.yaml";
+const std::string kSectionBodies = R"(
 bodies:
   - {name: ground, type: static, shapes: [{type: plane}]}
   - {name: ball, mass: 1, position: [0, 0, 1], shapes: [{type: sphere, radius: 0.1}]}
 )";
 
 SceneSolver solverOf(const std::string& section) {
-  return parseScene(section + kBodies, kFile).solver;
+  return parseScene(section + kSectionBodies, kSectionFile).solver;
 }
 
-std::string errorOf(const std::string& section) {
+std::string sectionError(const std::string& section) {
   try {
-    parseScene(section + kBodies, kFile);
+    parseScene(section + kSectionBodies, kSectionFile);
   } catch (const SceneError& e) {
     return e.what();
   }
@@ -73,7 +73,8 @@ TEST(SceneSolverSection, ErrorsNameFileFieldExpectationAndLine) {
        "{...}} (see docs/scene-format.md), got fadmm (line 1, column 9)"},
       {"solver: {name: admm}",
        "scenes/s.yaml: solver.name: expected a solver name (known: subadmm, fadmm, pgs, pgs-cg, "
-       "pj, nnewton, canal, ssn, tr-dogleg, bpp, pgs-sm, box-pgs, schur-bpp, schur-pgs-sm, fbic), got admm (line 1, column 16)"},
+       "pj, nnewton, canal, ssn, tr-dogleg, bpp, pgs-sm, box-pgs, schur-bpp, schur-pgs-sm, fbic), "
+       "got admm (line 1, column 16)"},
       {"solver: {name: fadmm, iters: 3}",
        "scenes/s.yaml: solver.iters: unknown key, expected one of: name, iterations, tolerance, "
        "options (line 1, column 23)"},
@@ -111,7 +112,7 @@ TEST(SceneSolverSection, ErrorsNameFileFieldExpectationAndLine) {
        "scenes/s.yaml: solver.options.relaxation: duplicate key: expected each key at most once "
        "(line 1, column 48)"},
   };
-  for (const Case& c : cases) EXPECT_EQ(errorOf(c.section), c.message) << c.section;
+  for (const Case& c : cases) EXPECT_EQ(sectionError(c.section), c.message) << c.section;
 }
 
 }  // namespace

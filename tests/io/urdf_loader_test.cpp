@@ -13,22 +13,18 @@
 
 #include "subsim/articulation/articulation_dynamics.hpp"
 #include "subsim/io/urdf_loader.hpp"
+#include "test_files.hpp"
 
 namespace subsim {
 namespace {
+
+using ::subsim::test::readFile;
 
 #define EXPECT_CONTAINS(haystack, needle) \
   EXPECT_PRED_FORMAT2(::testing::IsSubstring, needle, haystack)
 
 const std::string kPandaPath = std::string(SUBSIM_SOURCE_DIR) + "/robots/panda/panda.urdf";
-const std::string kFile = "robots/test.urdf";
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+const std::string kUrdfFile = "robots/test.urdf";
 
 Mat3 rpyMatrix(double r, double p, double y) {
   return (Eigen::AngleAxisd(y, Vec3::UnitZ()) * Eigen::AngleAxisd(p, Vec3::UnitY()) *
@@ -142,11 +138,11 @@ TEST(UrdfPanda, TruncatedAndMutatedFilesNeverCrash) {
   int errors = 0, loaded = 0;
   auto attempt = [&](const std::string& xml) {
     try {
-      UrdfRobot r = loadUrdfString(xml, kFile);
+      UrdfRobot r = loadUrdfString(xml, kUrdfFile);
       r.articulation.finalize();
       ++loaded;
     } catch (const SceneError& e) {
-      EXPECT_EQ(std::string(e.what()).rfind(kFile + ": ", 0), 0u) << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind(kUrdfFile + ": ", 0), 0u) << e.what();
       ++errors;
     } catch (const std::invalid_argument&) {
       ++errors;  // finalize() refusing a converted model is allowed
@@ -232,7 +228,7 @@ const std::string kSmallRobot = R"(<?xml version="1.0"?>
 )";
 
 TEST(UrdfLoader, RoundTripPutsEveryFieldWhereExpected) {
-  UrdfRobot robot = loadUrdfString(kSmallRobot, kFile);
+  UrdfRobot robot = loadUrdfString(kSmallRobot, kUrdfFile);
   Articulation& art = robot.articulation;
   EXPECT_EQ(art.name, "small");
   ASSERT_EQ(art.links.size(), 5u);
@@ -331,7 +327,7 @@ TEST(UrdfLoader, RoundTripPutsEveryFieldWhereExpected) {
 }
 
 TEST(UrdfLoader, FloatingBaseMakesTheRootFloat) {
-  UrdfRobot robot = loadUrdfString(kSmallRobot, kFile, /*floating_base=*/true);
+  UrdfRobot robot = loadUrdfString(kSmallRobot, kUrdfFile, /*floating_base=*/true);
   EXPECT_EQ(robot.articulation.links[0].joint, ArticulationJointType::Floating);
   EXPECT_EQ(robot.articulation.links[0].parent, -1);
   robot.articulation.finalize();
@@ -341,9 +337,9 @@ TEST(UrdfLoader, FloatingBaseMakesTheRootFloat) {
 
 // ---- Errors: one test each; the message names the file and the element ----
 
-std::string errorOf(const std::string& xml) {
+std::string urdfError(const std::string& xml) {
   try {
-    loadUrdfString(xml, kFile);
+    loadUrdfString(xml, kUrdfFile);
   } catch (const SceneError& e) {
     return e.what();
   }
@@ -361,9 +357,9 @@ std::string smallWith(const std::string& from, const std::string& to) {
 }
 
 void expectError(const std::string& xml, const std::string& element, const std::string& what) {
-  const std::string message = errorOf(xml);
-  EXPECT_EQ(message.rfind(kFile + ": ", 0), 0u) << message;
-  EXPECT_CONTAINS(message, kFile + ": " + element + ": ");
+  const std::string message = urdfError(xml);
+  EXPECT_EQ(message.rfind(kUrdfFile + ": ", 0), 0u) << message;
+  EXPECT_CONTAINS(message, kUrdfFile + ": " + element + ": ");
   EXPECT_CONTAINS(message, what);
 }
 
@@ -546,7 +542,7 @@ TEST(UrdfErrors, NegativeDamping) {
 }
 
 TEST(UrdfErrors, MessageGivesTheLine) {
-  const std::string message = errorOf(smallWith(R"(<mass value="1"/>)", R"(<mass value="-1"/>)"));
+  const std::string message = urdfError(smallWith(R"(<mass value="1"/>)", R"(<mass value="-1"/>)"));
   EXPECT_CONTAINS(message, "(line ");
 }
 

@@ -2,15 +2,11 @@
 #include <gtest/gtest.h>
 
 #include "subsim/scenarios/scenario.hpp"
+#include "test_support.hpp"
 
 namespace subsim {
 namespace {
-
-int countKind(const Model& m, BodyKind kind) {
-  int n = 0;
-  for (const Body& b : m.bodies) n += b.kind == kind ? 1 : 0;
-  return n;
-}
+using ::subsim::test::countKind;
 
 TEST(Scenarios, GranularMatchesTheStirSceneOfThePaper) {
   const Model m = buildScenario("granular").model;

@@ -13,9 +13,11 @@
 
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/world.hpp"
+#include "test_support.hpp"
 
 namespace subsim {
 namespace {
+using ::subsim::test::countKind;
 
 const std::vector<std::string>& schurScenes() {
   static const std::vector<std::string> names = {"chainwrap", "chaindrop",    "logtower",
@@ -45,11 +47,6 @@ double totalMass(const std::vector<const Body*>& bodies) {
 int countJoints(const Model& m, JointType type) {
   return static_cast<int>(std::count_if(m.joints.begin(), m.joints.end(),
                                         [&](const Joint& j) { return j.type == type; }));
-}
-
-int countKind(const Model& m, BodyKind kind) {
-  return static_cast<int>(std::count_if(m.bodies.begin(), m.bodies.end(),
-                                        [&](const Body& b) { return b.kind == kind; }));
 }
 
 TEST(SchurScenes, AreRegisteredAndBuildValidModelsAtThePapersStep) {

@@ -25,7 +25,7 @@ SolverSettings tightSettings() {
   return s;
 }
 
-struct SceneCase {
+struct FadmmCase {
   const char* name;
   const char* spec;
   int steps;
@@ -39,10 +39,10 @@ struct SceneCase {
 // at velocities 19 m/s apart (a sphere spinning one way or the other), so a frictional pile is no
 // agreement case; the boxes below are, their frictional solutions being unique (a box on a plane,
 // a sliding box, a stack: each converges in under 300 iterations from every penalty tried).
-class FadmmVsSubadmm : public ::testing::TestWithParam<SceneCase> {};
+class FadmmVsSubadmm : public ::testing::TestWithParam<FadmmCase> {};
 
 TEST_P(FadmmVsSubadmm, SameVelocityAndNetImpulsePerSubsystem) {
-  const SceneCase sc = GetParam();
+  const FadmmCase sc = GetParam();
   World w = worldAfter(sc.spec, sc.steps, 200);
   const StepProblem& p = w.lastProblem();
   ASSERT_GE(p.numContacts(), sc.min_contacts);
@@ -74,12 +74,12 @@ TEST_P(FadmmVsSubadmm, SameVelocityAndNetImpulsePerSubsystem) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fadmm, FadmmVsSubadmm,
-                         ::testing::Values(SceneCase{"box", "stack:boxes=1", 10, 4},
-                                           SceneCase{"stack", "stack:boxes=3", 50, 9},
-                                           SceneCase{"sliding", "incline:angle=40,mu=0.5", 10, 1},
-                                           SceneCase{"frictionless_pile",
+                         ::testing::Values(FadmmCase{"box", "stack:boxes=1", 10, 4},
+                                           FadmmCase{"stack", "stack:boxes=3", 50, 9},
+                                           FadmmCase{"sliding", "incline:angle=40,mu=0.5", 10, 1},
+                                           FadmmCase{"frictionless_pile",
                                                      "granular:spheres=27,mu=0", 80, 10}),
-                         [](const ::testing::TestParamInfo<SceneCase>& param_info) {
+                         [](const ::testing::TestParamInfo<FadmmCase>& param_info) {
                            return std::string(param_info.param.name);
                          });
 

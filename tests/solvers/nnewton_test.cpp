@@ -45,16 +45,16 @@ StepSolution fadmmReference(const StepProblem& p) {
   return sol;
 }
 
-struct SceneCase {
+struct NnewtonCase {
   const char* spec;
   int steps;
   int min_contacts;
 };
 
-class NnewtonVsFadmm : public ::testing::TestWithParam<SceneCase> {};
+class NnewtonVsFadmm : public ::testing::TestWithParam<NnewtonCase> {};
 
 TEST_P(NnewtonVsFadmm, SameVelocityAndNetImpulsePerSubsystem) {
-  const SceneCase sc = GetParam();
+  const NnewtonCase sc = GetParam();
   World w = worldAfter(sc.spec, sc.steps, 200);
   const StepProblem& p = w.lastProblem();
   ASSERT_GE(p.numContacts(), sc.min_contacts);
@@ -84,12 +84,12 @@ TEST_P(NnewtonVsFadmm, SameVelocityAndNetImpulsePerSubsystem) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Nnewton, NnewtonVsFadmm,
-                         ::testing::Values(SceneCase{"stack:boxes=1", 30, 4},
-                                           SceneCase{"sphere", 30, 1},
-                                           SceneCase{"incline:angle=10,mu=0.5", 30, 4},
-                                           SceneCase{"incline:angle=40,mu=0.5", 30, 4},
-                                           SceneCase{"stack:boxes=3", 50, 9},
-                                           SceneCase{"granular:spheres=27", 40, 10}));
+                         ::testing::Values(NnewtonCase{"stack:boxes=1", 30, 4},
+                                           NnewtonCase{"sphere", 30, 1},
+                                           NnewtonCase{"incline:angle=10,mu=0.5", 30, 4},
+                                           NnewtonCase{"incline:angle=40,mu=0.5", 30, 4},
+                                           NnewtonCase{"stack:boxes=3", 50, 9},
+                                           NnewtonCase{"granular:spheres=27", 40, 10}));
 
 TEST(Nnewton, InclineSticksBelowTheFrictionAngleAndSlidesAbove) {
   // tan(26.6 deg) = 0.5: at 10 deg the box holds, at 40 deg it slides.

@@ -355,9 +355,9 @@ void writeProblemFile(const std::string& path, const ProblemFileInfo& info,
 namespace {
 
 // Reads one problem file; every error names the file and the object at fault.
-class Reader : FileReader {
+class ProblemFileReader : FileReader {
  public:
-  explicit Reader(std::string path) : FileReader(std::move(path), "problem file") {}
+  explicit ProblemFileReader(std::string path) : FileReader(std::move(path), "problem file") {}
 
   ProblemFile read() {
     Handle file = openFile();
@@ -601,7 +601,7 @@ class Reader : FileReader {
 
 ProblemFile readProblemFile(const std::string& path) {
   silenceHdf5();
-  return Reader(path).read();
+  return ProblemFileReader(path).read();
 }
 
 }  // namespace subsim

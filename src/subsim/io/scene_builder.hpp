@@ -26,7 +26,6 @@ using yaml::Keys;
 using yaml::Node;
 using yaml::Range;
 using yaml::Reader;
-using yaml::shown;
 
 struct ParsedShape {
   Shape shape;

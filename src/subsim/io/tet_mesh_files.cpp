@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "subsim/io/shown_text.hpp"
+
 namespace subsim {
 namespace {
 
@@ -22,12 +24,6 @@ namespace {
 constexpr long long kMaxCount = 100'000'000;
 // A record takes at least this many bytes ("1 0 0 0\n"), which bounds reservations by file size.
 constexpr long long kMinRecordBytes = 8;
-constexpr std::size_t kMaxShownChars = 40;
-
-std::string shown(std::string_view text) {
-  if (text.size() <= kMaxShownChars) return "'" + std::string(text) + "'";
-  return "'" + std::string(text.substr(0, kMaxShownChars)) + "...'";
-}
 
 // Line 0 is an empty file: no line to point at.
 [[noreturn]] void fail(const std::string& file, std::string_view field, const std::string& what,
@@ -109,9 +105,9 @@ class LineReader {
     long long value = 0;
     const auto [end, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), value);
     if (ec == std::errc::result_out_of_range)
-      fail(field, "expected " + what + " (an integer), got " + shown(tok) + ", out of range");
+      fail(field, "expected " + what + " (an integer), got " + inQuotes(tok) + ", out of range");
     if (ec != std::errc() || end != tok.data() + tok.size())
-      fail(field, "expected " + what + " (an integer), got " + shown(tok));
+      fail(field, "expected " + what + " (an integer), got " + inQuotes(tok));
     return value;
   }
 
@@ -134,8 +130,8 @@ class LineReader {
     const auto [end, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), value);
     if (ec == std::errc() && end == tok.data() + tok.size() && std::isfinite(value)) return value;
     if (ec == std::errc::invalid_argument || end != tok.data() + tok.size())
-      fail(field, "expected " + what + " (a number), got " + shown(tok));
-    fail(field, "expected a finite " + what + ", got " + shown(tok));
+      fail(field, "expected " + what + " (a number), got " + inQuotes(tok));
+    fail(field, "expected a finite " + what + ", got " + inQuotes(tok));
   }
 
   Vec3 point(std::string_view field) {
@@ -307,7 +303,7 @@ void expectEnd(LineReader& r, const std::string& end) {
   if (!r.nextLine()) r.fail(field, "expected " + end + ", file ends");
   const std::string_view tok = r.token();
   if (tok != end)
-    r.fail(field, "expected " + end + " (record count as in the header), got " + shown(tok));
+    r.fail(field, "expected " + end + " (record count as in the header), got " + inQuotes(tok));
 }
 
 std::string nodeField(long long tag) {
@@ -424,7 +420,7 @@ int readMeshFormat(LineReader& r) {
   if (!r.nextLine()) r.fail("$MeshFormat", "expected $MeshFormat first, the file is empty");
   const std::string_view head = r.token();
   if (head != "$MeshFormat")
-    r.fail("$MeshFormat", "expected $MeshFormat first (a Gmsh MSH file), got " + shown(head));
+    r.fail("$MeshFormat", "expected $MeshFormat first (a Gmsh MSH file), got " + inQuotes(head));
   needLine(r, "$MeshFormat", "'version file-type data-size'");
   const std::string_view version = r.token();
   const long long file_type = r.integer("$MeshFormat", "file type");
@@ -437,7 +433,7 @@ int readMeshFormat(LineReader& r) {
   else if (version == "4.1" || version == "4.1.0")
     major = 4;
   else
-    r.fail("$MeshFormat", "expected version 2.2 or 4.1, got " + shown(version));
+    r.fail("$MeshFormat", "expected version 2.2 or 4.1, got " + inQuotes(version));
   r.integer("$MeshFormat", "data size");
   expectEnd(r, "$EndMeshFormat");
   return major;
@@ -512,7 +508,7 @@ TetMesh readGmshMesh(const std::string& path) {
   while (r.nextLine()) {
     const std::string_view head = r.token();
     if (head.empty() || head[0] != '$')
-      r.fail("file", "expected a section such as $Nodes, got " + shown(head));
+      r.fail("file", "expected a section such as $Nodes, got " + inQuotes(head));
     if (head == "$Nodes" || head == "$Elements") {
       bool& seen = head == "$Nodes" ? have_nodes : have_elements;
       if (seen) r.fail(head, "expected one " + std::string(head) + " section, got a second");
@@ -541,7 +537,7 @@ TetMesh loadTetMesh(const std::string& path) {
   }
   throw SceneError(path +
                    ": mesh file: expected extension .msh (Gmsh) or .node/.ele (TetGen), got " +
-                   (ext.empty() ? std::string("none") : shown(ext)));
+                   (ext.empty() ? std::string("none") : inQuotes(ext)));
 }
 
 }  // namespace subsim

@@ -22,23 +22,12 @@
 #include <utility>
 #include <vector>
 
+#include "subsim/io/shown_text.hpp"
 #include "subsim/io/utf8_check.hpp"
 #include "subsim/math/so3.hpp"
 
 namespace subsim {
 namespace {
-
-// Long attribute values are cut in messages so that one bad line cannot flood a terminal.
-constexpr std::size_t kMaxShownChars = 40;
-
-std::string shown(const std::string& text) {
-  if (text.size() <= kMaxShownChars) return text;
-  return text.substr(0, kMaxShownChars) + "...";
-}
-
-std::string inQuotes(const std::string& text) {
-  return "'" + shown(text) + "'";
-}
 
 // Shortest text that reads back as x: 0.3, not 0.29999999999999999.
 std::string number(double x) {

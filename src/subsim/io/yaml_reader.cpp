@@ -32,25 +32,6 @@ bool isQuoted(const Node& n) {
   return n.Tag() == "!";
 }
 
-// Control characters are escaped: a stray byte from a binary file would otherwise be printed
-// raw, invisibly or garbling the terminal.
-std::string shown(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size() && i < kMaxShownChars; ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != 0x7f) {
-      out += static_cast<char>(c);
-      continue;
-    }
-    static const char* const kHex = "0123456789abcdef";
-    out += "\\x";
-    out += kHex[c >> 4];
-    out += kHex[c & 15];
-  }
-  if (text.size() > kMaxShownChars) out += "...";
-  return out;
-}
-
 // What a node is, for "got ...".  Never emits the node: an alias can make it refer to itself
 // (&a [*a]) and emitting would then never end.
 std::string describe(const Node& n) {

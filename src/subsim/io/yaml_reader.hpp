@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "subsim/io/scene_file.hpp"
+#include "subsim/io/shown_text.hpp"
 #include "subsim/math/types.hpp"
 
 namespace subsim::yaml {
@@ -28,8 +29,6 @@ using Keys = std::vector<std::string_view>;
 // Further than this from unit length a quaternion is a typo, not rounding, so it is refused
 // rather than silently normalised into a different orientation.
 constexpr double kUnitQuaternionTolerance = 1e-6;
-// Long scalars are cut in messages so that one bad line cannot flood a terminal.
-constexpr std::size_t kMaxShownChars = 40;
 
 /// "parent.key" ("key" at the top level).
 std::string keyPath(const std::string& parent, std::string_view key);
@@ -40,10 +39,6 @@ std::string joined(const Keys& keys);
 
 /// yaml-cpp tags quoted scalars "!" and plain ones "?": "1" in quotes is text, not a number.
 bool isQuoted(const Node& n);
-
-/// `text` cut to kMaxShownChars, control characters escaped: a stray byte from a binary file
-/// would otherwise be printed raw, invisibly or garbling the terminal.
-std::string shown(const std::string& text);
 
 /// What a node is, for "got ...".  Never emits the node: an alias can make it refer to itself
 /// (&a [*a]) and emitting would then never end.

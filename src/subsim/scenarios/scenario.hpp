@@ -2,6 +2,7 @@
 // Built-in scenes of the papers, parameterised by size: "granular", "granular:spheres=1000,mu=0.3".
 // The same builders serve the command line, the tests, the examples and the benchmarks.
 #include <map>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -9,6 +10,11 @@
 #include "subsim/model/model.hpp"
 
 namespace subsim {
+
+/// `d` degrees in radians (scene builders state angles in degrees, as the papers do).
+constexpr double degrees(double d) {
+  return d * std::numbers::pi / 180.0;
+}
 
 class ScenarioError : public std::invalid_argument {
  public:

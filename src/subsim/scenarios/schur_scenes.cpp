@@ -164,10 +164,6 @@ double uniform01(std::mt19937& rng) {
   return (static_cast<double>(rng()) + 0.5) / 4294967296.0;
 }
 
-double degrees(double d) {
-  return d * kPi / 180.0;
-}
-
 /// Velocity of a point at `offset` from a centre rotating at `omega` (world).
 Vec3 rigidVelocity(const Vec3& omega, const Vec3& offset) {
   return omega.cross(offset);

@@ -14,12 +14,6 @@ int addGround(Model& m, double mu) {
   return ground;
 }
 
-namespace {
-double degrees(double d) {
-  return d * std::numbers::pi / 180.0;
-}
-}  // namespace
-
 Model buildStackScene(const ScenarioParams& p) {
   Model m;
   const double mu = p.get("mu");

@@ -181,9 +181,9 @@ void Recorder::record(const World& world, const StepReport& report, const StepMe
 namespace {
 
 // Reads one recording; every error names the file and the object at fault.
-class Reader : FileReader {
+class RecordingReader : FileReader {
  public:
-  explicit Reader(std::string path) : FileReader(std::move(path), "recording") {}
+  explicit RecordingReader(std::string path) : FileReader(std::move(path), "recording") {}
 
   Recording read() {
     Handle file = openFile();
@@ -336,7 +336,7 @@ class Reader : FileReader {
 
 Recording readRecording(const std::string& path) {
   silenceHdf5();
-  return Reader(path).read();
+  return RecordingReader(path).read();
 }
 
 }  // namespace subsim
