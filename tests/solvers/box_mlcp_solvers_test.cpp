@@ -149,5 +149,32 @@ TEST(SchurBpp, AStackStandsForAWholeRun) {
   EXPECT_NEAR(w.state().pose.back().position.z(), top, 5e-3);
 }
 
+TEST(SchurBpp, AnUnsolvedCouplingIsSolvedWholeAndNeverEndsWorseThanBpp) {
+  // A 50-link chain landing on its ramp: from step 9 the groups' pivots run out (frictional
+  // contact rows cycling), and without the whole-system fallback the coupling's answer threw
+  // links out of the scene within a few steps (docs/schur.md).
+  WorldSettings ws;
+  ws.solver = "schur-bpp";
+  World w = test::makeWorld("chaindrop:links=50,row_links=12", 60, 1e-6, 1, 0.0, ws);
+  int judged = 0;
+  for (int k = 0; k < 14; ++k) {
+    ASSERT_FALSE(w.step().diverged) << "step " << k + 1;
+    const StepProblem& p = w.lastProblem();
+    if (p.numContacts() == 0) continue;
+    ++judged;
+    // Whole-system BPP from the same warm start with the same settings: the fallback's own solve.
+    const StepSolution bpp = solveWith("bpp", p, w.lastWarmStart(), {}, 60, 1e-6);
+    const StepSolution& schur = w.lastSolution();
+    // Converged (below the tolerance, where round-off tells them apart) or no worse than bpp.
+    EXPECT_LE(naturalResidualOf(p, w.lastWarmStart(), schur.lambda),
+              std::max(1e-6, naturalResidualOf(p, w.lastWarmStart(), bpp.lambda)))
+        << "step " << k + 1;
+  }
+  EXPECT_GT(judged, 5);
+  const auto& solver = dynamic_cast<const SubstructuringSolver&>(w.solver());
+  EXPECT_GT(solver.wholeSystemSolves(), 0);
+  EXPECT_LT(solver.wholeSystemSolves(), judged + 1);
+}
+
 }  // namespace
 }  // namespace subsim

@@ -99,7 +99,7 @@ TEST(SolverOptions, EveryOptionOfEverySolverRoundTripsAsText) {
     }
   }
   // subadmm, fadmm, pj, nnewton, the AL three, the box-MLCP three, the substructuring three
-  EXPECT_EQ(options, 8 + 3 + 1 + 4 + 3 * 6 + 3 * 4 + 3 * 8);
+  EXPECT_EQ(options, 8 + 3 + 1 + 4 + 3 * 6 + 3 * 4 + 3 * 9);
 }
 
 TEST(SolverOptions, LaterValuesOverrideEarlierOnes) {

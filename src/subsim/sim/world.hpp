@@ -82,6 +82,8 @@ class World {
   /// Replaces the solver (with `options`); std::invalid_argument for an unknown name, an unknown
   /// option or a bad value.
   void setSolver(const std::string& name, const SolverOptionValues& options = {});
+  /// The solver itself, for what its own interface reports (dynamic_cast to its class).
+  const Solver& solver() const { return *solver_; }
   SolverSettings& solverSettings() { return settings_.solver_settings; }
   const WorldSettings& settings() const { return settings_; }
   const Partition& partition() const { return partition_; }

@@ -29,7 +29,10 @@ const OptionTable<SubstructuringOptions>& SubstructuringSolver::optionTable() {
         .integer("k_max", &O::k_max, 0, 1000000, "iterations",
                  "coupling iterations at most; 0: the paper's 10 (fbic: 250)")
         .number("epsilon", &O::epsilon, NumberRange::positive(), "-",
-                "schur-pgs-sm: the interface solve stops below this natural residual");
+                "schur-pgs-sm: the interface solve stops below this natural residual")
+        .flag("whole_system_fallback", &O::whole_system_fallback,
+              "schur-*: a step whose last coupling iteration left a solve unsolved is solved "
+              "whole by BPP from its warm start (not in the paper)");
     addBoxMlcpOptions(t);
     return t;
   }();
@@ -191,11 +194,28 @@ bool SubstructuringSolver::solveGroups(int threads, const PivotingSettings& ps) 
     const PivotingResult r = gr.pivoting.blockPivoting(SparseBoxMatrix{&gr.a}, gr.b, gr.lower,
                                                        gr.upper, ps, gr.sets, gr.x);
     gr.failed = r.factor_failed;
+    gr.unsolved = !r.solved;
     gr.changed = gr.sets != gr.before;
   }
   bool ok = true;
   for (int g = 0; g < ng; ++g) ok = ok && !groups_[g]->failed;
   return ok;
+}
+
+void SubstructuringSolver::solveWhole(const PivotingSettings& ps, VecX& lambda, double& residual) {
+  ++whole_system_solves_;
+  indexSetsFrom(whole_x_, form_.lower(), form_.upper(), options_.eta, whole_sets_);
+  whole_.invalidate();
+  const PivotingResult r =
+      whole_.blockPivoting(SparseBoxMatrix{&form_.matrix()}, form_.rhs(), form_.lower(),
+                           form_.upper(), ps, whole_sets_, whole_x_);
+  if (r.factor_failed) return;
+  double whole_residual = 0.0, two_norm = 0.0;
+  form_.naturalResidual(whole_x_, whole_residual, two_norm);
+  if (whole_residual < residual) {
+    lambda = whole_x_;
+    residual = whole_residual;
+  }
 }
 
 void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& settings,
@@ -218,6 +238,7 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
   VecX& lambda = sol.lambda;
   if (!warm) lambda.setZero(p.numRows());
   lambda = lambda.cwiseMax(form_.lower()).cwiseMin(form_.upper());
+  whole_x_ = lambda;  // the whole-system fallback starts where the step started, as bpp does
   const int ng = partition_.num_groups;
   const int ni = partition_.numInterfaceRows();
   for (int g = 0; g < ng; ++g) {
@@ -235,9 +256,10 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
   ps.epsilon = options_.epsilon;
   // FBIC repeats its group solves up to 250 times a step, so no PGS-SM fallback in them:
   // chaindrop (its groups' pivots running out) took 7.6 s a step with it, 4.9 s without.
-  if (variant_ == Variant::Fbic) ps.fallback = false;
+  if (variant_ == Variant::Fbic || options_.whole_system_fallback) ps.fallback = false;
   int iterations = 0;
   bool ok = true;
+  bool exact = true;  // every solve of the last coupling iteration solved its box MLCP
   for (int k = 0; k < max_it && ok; ++k) {
     if (settings.on_iteration) settings.on_iteration(k);
     iterations = k + 1;
@@ -274,6 +296,10 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
                                    : interface_.pgsSubspace(s, z_, lower_gamma_, upper_gamma_, ps,
                                                             sets_gamma_, x_gamma_);
       ok = !r.factor_failed && solveGroups(threads, ps);
+      exact = r.solved;
+      for (int g = 0; g < ng; ++g) exact = exact && !groups_[g]->unsolved;
+      // Further coupling iterations would condense S from index sets a failed solve left.
+      if (!exact && options_.whole_system_fallback) break;
     }
     for (int g = 0; g < ng; ++g) changed = changed || groups_[g]->changed;
     changed = changed || sets_gamma_ != sets_gamma_before_;
@@ -287,6 +313,11 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
   for (int i = 0; i < ni; ++i) lambda[partition_.interface_rows[i]] = x_gamma_[i];
   double residual = 0.0, two_norm = 0.0;
   form_.naturalResidual(lambda, residual, two_norm);
+  if (ok && !exact && options_.whole_system_fallback && variant_ != Variant::Fbic) {
+    ps.epsilon = settings.tolerance;
+    ps.fallback = true;
+    solveWhole(ps, lambda, residual);
+  }
   if (settings.record_history) st.residual_history.push_back(residual);
   sol.vhat.resize(p.numDof());
   form_.velocity(lambda, sol.vhat);

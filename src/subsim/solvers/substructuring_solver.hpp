@@ -27,6 +27,14 @@
 // Index sets start from the warm start (the previous step's lambda by key), the paper's warm
 // start across steps.  Iterations: coupling iterations.  Stopping residual: the natural residual
 // (29)'s maximum over all rows.  The problem must have subsystems (not a local form).
+//
+// Whole-system fallback (schur-bpp, schur-pgs-sm; option whole_system_fallback, on by default;
+// not in the paper): the coupling's answer is the box MLCP's solution only when every solve of
+// its last iteration was.  When one was not (a group's or the interface's pivots ran out and the
+// PGS-SM fallback missed epsilon too: chaindrop's links landing on their ramp, from step 9 on,
+// where the coupling's answer threw a link out at 221 m/s), the step is solved whole by BPP from
+// the step's warm start, as bpp solves it, and the result of least natural residual kept.
+// wholeSystemSolves() counts those steps; `bench --paper schur` reports them.
 #include <memory>
 #include <vector>
 
@@ -40,13 +48,14 @@ namespace subsim {
 /// The options of schur-bpp, schur-pgs-sm and fbic (`subsim solvers schur-bpp`).
 struct SubstructuringOptions {
   PartitionMethod partition = PartitionMethod::MinimumDegree;
-  int n_max = 16;             // bodies per group at most (Table 4: 8 .. 64)
-  int k_max = 0;              // coupling iterations; 0: the paper's, 10 (fbic: 250)
-  int max_pivots = 50;        // per BPP solve (kappa_iter)
-  double eta = 1e-9;          // index-set tolerance (box_mlcp_solver.hpp says why not 1e-5)
-  double compliance = 1e-10;  // the diagonal compliance C of hard rows (m/s per N s)
-  int pgs_sweeps = 5;         // schur-pgs-sm: interface sweeps before each subspace solve
-  double epsilon = 1e-9;      // schur-pgs-sm: the interface solve's natural-residual target
+  int n_max = 16;                     // bodies per group at most (Table 4: 8 .. 64)
+  int k_max = 0;                      // coupling iterations; 0: the paper's, 10 (fbic: 250)
+  int max_pivots = 50;                // per BPP solve (kappa_iter)
+  double eta = 1e-9;                  // index-set tolerance (box_mlcp_solver.hpp says why not 1e-5)
+  double compliance = 1e-10;          // the diagonal compliance C of hard rows (m/s per N s)
+  int pgs_sweeps = 5;                 // schur-pgs-sm: interface sweeps before each subspace solve
+  double epsilon = 1e-9;              // schur-pgs-sm: the interface solve's natural-residual target
+  bool whole_system_fallback = true;  // schur-*: see "Whole-system fallback" above
 };
 
 class SubstructuringSolver final
@@ -65,6 +74,8 @@ class SubstructuringSolver final
   const BoxMlcpForm& form() const { return form_; }
   /// The interface matrix of the last coupling iteration (S_Gamma; fbic: A_Gamma).
   const SparseMatrixCsc& interfaceMatrix() const { return s_; }
+  /// Steps solved whole since construction (see "Whole-system fallback").
+  int wholeSystemSolves() const { return whole_system_solves_; }
 
  private:
   /// One substructure's internal box MLCP and its coupling to the interface.
@@ -79,7 +90,7 @@ class SubstructuringSolver final
     BoxMlcpPivoting<SparseBoxMatrix> pivoting;
     MatX gt, k, s;  // G_F^T, K = A_FF^{-1} G_F^T, G_F K
     VecX z, t;
-    bool changed = false, failed = false;
+    bool changed = false, failed = false, unsolved = false;
   };
   /// Splits A, b and the bounds into the groups and the interface (after partitioning).
   void split();
@@ -87,6 +98,9 @@ class SubstructuringSolver final
   bool schurComplement(int threads);
   /// Every group's box MLCP with the interface impulses x_Gamma; false when one fails.
   bool solveGroups(int threads, const PivotingSettings& ps);
+  /// The whole box MLCP by BPP from the step's warm start (whole_x_; see "Whole-system
+  /// fallback"); lambda and its natural residual replaced when that is less.
+  void solveWhole(const PivotingSettings& ps, VecX& lambda, double& residual);
 
   Variant variant_;
   BoxMlcpForm form_;
@@ -101,6 +115,10 @@ class SubstructuringSolver final
   std::vector<BoxIndex> sets_gamma_, sets_gamma_before_;
   BoxMlcpPivoting<SparseBoxMatrix> interface_;
   VecX previous_;
+  BoxMlcpPivoting<SparseBoxMatrix> whole_;
+  VecX whole_x_;
+  std::vector<BoxIndex> whole_sets_;
+  int whole_system_solves_ = 0;
 };
 
 }  // namespace subsim
