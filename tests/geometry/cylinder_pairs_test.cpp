@@ -99,18 +99,37 @@ TEST(CapsuleCylinder, LyingAcrossTheCapAndBeside) {
   for (const double gap : {0.02, -0.01}) {
     const Pose pk =
         makePose(Vec3(0.05, 0.1, 0.3 + 0.1 + gap), axisAngle(0.3, Vec3::UnitZ()) * kCylinderAlongX);
+    // Flat on the cap: supported at both ends of the segment (features 0 and 1), not at one
+    // point it could pivot about.
     const ContactManifold m = collide(cap, pk, cyl, pc, 0.05);
-    ASSERT_EQ(m.count, 1);
-    EXPECT_NEAR(m.points[0].gap, gap, 1e-8);
-    EXPECT_TRUE(m.points[0].normal.isApprox(Vec3::UnitZ(), 1e-6));
+    ASSERT_EQ(m.count, 2);
+    const Vec3 axis = pk.rotate(Vec3::UnitZ());
+    for (int i = 0; i < 2; ++i) {
+      EXPECT_NEAR(m.points[i].gap, gap, 1e-8);
+      EXPECT_TRUE(m.points[i].normal.isApprox(Vec3::UnitZ(), 1e-6));
+      EXPECT_NEAR(std::abs(axis.dot(m.points[i].point - pk.position)), 0.4, 1e-8);
+    }
+    EXPECT_NE(m.points[0].feature, m.points[1].feature);
     expectConsistent(cap, pk, cyl, pc, 0.05, m, 1e-8);
   }
-  // Parallel to the axis, beside the side.
+  // Parallel to the axis, beside the side: both ends again.
   const Pose side = makePose(Vec3(0.0, 0.5 + 0.1 + 0.02, 0.0));
   const ContactManifold m = collide(cap, side, cyl, pc, 0.05);
-  ASSERT_EQ(m.count, 1);
-  EXPECT_NEAR(m.points[0].gap, 0.02, 1e-8);
-  EXPECT_TRUE(m.points[0].normal.isApprox(Vec3::UnitY(), 1e-6));
+  ASSERT_EQ(m.count, 2);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_NEAR(m.points[i].gap, 0.02, 1e-8);
+    EXPECT_TRUE(m.points[i].normal.isApprox(Vec3::UnitY(), 1e-6));
+  }
+  // Tilted across the side (one end lower): the lower end's contact is the deepest, and the
+  // upper end, within the margin, is there too, so the capsule cannot pivot into the side about
+  // its lowest point (a net link across a truck's tyre, schur_scenes.cpp).
+  const Shape shorter = Shape::capsule(0.1, 0.25);  // its ends beside the side, not the caps
+  const Pose tilted = makePose(Vec3(0.0, 0.5 + 0.1 + 0.02, 0.0), axisAngle(0.05, Vec3::UnitX()));
+  const ContactManifold t = collide(shorter, tilted, cyl, pc, 0.1);
+  ASSERT_EQ(t.count, 2);
+  EXPECT_NEAR(std::min(t.points[0].gap, t.points[1].gap), 0.02 - 0.25 * std::sin(0.05), 1e-8);
+  EXPECT_NEAR(std::max(t.points[0].gap, t.points[1].gap), 0.02 + 0.25 * std::sin(0.05), 1e-8);
+  expectConsistent(shorter, tilted, cyl, pc, 0.1, t, 1e-8);
 }
 
 TEST(BoxCylinder, BoxOnCapAndCylinderLyingOnBox) {

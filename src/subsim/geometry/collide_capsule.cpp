@@ -1,6 +1,6 @@
-// Capsule against capsule and box.  A capsule is a sphere swept along a segment, so each contact
-// is a sphere on the segment against the other shape; what varies is which segment points are
-// worth reporting: the closest one, plus the two ends of a flat stretch so that a capsule lying
+// Capsule against capsule, box and cylinder.  A capsule is a sphere swept along a segment, so each
+// contact is a sphere on the segment against the other shape; what varies is which segment points
+// are worth reporting: the closest one, plus the two ends of a flat stretch so that a capsule lying
 // on a face or along another capsule is supported at both ends instead of pivoting.
 #include <algorithm>
 #include <array>
@@ -79,6 +79,72 @@ double sublevelBoundary(const F& f, double level, double inside, double outside,
   return inside;
 }
 
+// Capsule a against a convex shape b given by its signed distance in b's frame (`distance_local`,
+// convex along any line) and its closest surface point in the world (`closest`); `extent` bounds
+// b's size (tolerances).  Candidates: the segment's two ends and the ends of the stretch where the
+// distance is least (one point when that is isolated), each a sphere contact when below the
+// margin.  The ends are what stops a capsule lying on a flat or curved surface from pivoting
+// about a single point into it (a net link across a truck's tyre sank 7.6 cm in one step so).
+template <class LocalDistance, class Closest>
+void collideCapsuleConvex(const Shape& a, const Pose& pa, const Pose& pb, double extent,
+                          double margin, const LocalDistance& distance_local,
+                          const Closest& closest, ContactManifold& out) {
+  const Vec3 ua = pa.rotate(Vec3::UnitZ());
+  const double ha = a.half_length;
+  const double scale = ha + a.radius + extent;
+  if (ha <= 0.0) {
+    addSphereContact(a.radius, closest(pa.position), margin, 0, out);
+    return;
+  }
+  // The segment in b's frame: the signed distance to a convex shape is convex along it.
+  const Vec3 c = pb.inverseTransformPoint(pa.position);
+  const Vec3 u = pb.orientation.conjugate() * ua;
+  const auto phi = [&](double s) { return distance_local(Vec3(c + s * u)); };
+  const double tol = 1e-12 * scale;
+  const double s_min = goldenSectionMin(phi, -ha, ha, tol);
+  // Where the segment lies flat on (or in) b the minimum is a whole stretch; its two ends
+  // are the support points that stop the capsule pivoting, and they reduce to the minimiser
+  // itself when the minimum is isolated.
+  const double level = phi(s_min) + 1e-14 * scale;  // above round-off of phi only
+  const double merge = std::max(1e-3 * a.radius, 1e-9 * scale);
+  const auto stretchEnd = [&](double end) {
+    if (phi(end) <= level) return end;
+    // An end within `merge` of the minimiser is merged with it anyway: no need to locate it.
+    const double near = s_min + (end > s_min ? merge : -merge);
+    if ((end - near) * (end - s_min) > 0.0 && phi(near) > level) return s_min;
+    return sublevelBoundary(phi, level, s_min, end, tol);
+  };
+  const double s_lo = stretchEnd(-ha);
+  const double s_hi = stretchEnd(ha);
+
+  struct Candidate {
+    double s;
+    std::uint32_t feature;
+  };
+  std::array<Candidate, 4> cand{{{-ha, 0}, {ha, 1}}};
+  int n = 2;
+  const auto take = [&](double s, std::uint32_t feature) {
+    // A point next to an endpoint is the endpoint: keep one contact there, at the deeper spot.
+    for (int i = 0; i < 2; ++i) {
+      if (std::abs(s - cand[i].s) <= merge) {
+        if (phi(s) < phi(cand[i].s)) cand[i].s = s;
+        return;
+      }
+    }
+    cand[n++] = Candidate{s, feature};
+  };
+  if (s_hi - s_lo <= merge) {
+    take(s_min, 2);
+  } else {
+    take(s_lo, 2);
+    take(s_hi, 3);
+  }
+  for (int i = 0; i < n; ++i) {
+    const Vec3 p = pa.position + cand[i].s * ua;
+    addSphereContact(a.radius, closest(p), margin, cand[i].feature, out);
+  }
+}
+
 }  // namespace
 
 void collideCapsuleCapsule(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
@@ -121,61 +187,21 @@ void collideCapsuleCapsule(const Shape& a, const Pose& pa, const Shape& b, const
 
 void collideCapsuleBox(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                        double margin, ContactManifold& out) {
-  const Vec3 ua = pa.rotate(Vec3::UnitZ());
-  const double ha = a.half_length;
-  const double scale = ha + a.radius + b.half_extents.norm();
-  if (ha <= 0.0) {
-    addSphereContact(a.radius, closestOnBox(b.half_extents, pb, pa.position), margin, 0, out);
-    return;
-  }
-  // The segment in the box frame: the signed distance to a box is convex along it.
-  const Vec3 c = pb.inverseTransformPoint(pa.position);
-  const Vec3 u = pb.orientation.conjugate() * ua;
-  const auto phi = [&](double s) { return signedDistanceBoxLocal(b.half_extents, c + s * u); };
+  collideCapsuleConvex(
+      a, pa, pb, b.half_extents.norm(), margin,
+      [&](const Vec3& p_local) { return signedDistanceBoxLocal(b.half_extents, p_local); },
+      [&](const Vec3& p) { return closestOnBox(b.half_extents, pb, p); }, out);
+}
 
-  const double tol = 1e-12 * scale;
-  const double s_min = goldenSectionMin(phi, -ha, ha, tol);
-  // Where the segment lies flat on (or in) the box the minimum is a whole stretch; its two ends
-  // are the support points that stop the capsule pivoting, and they reduce to the minimiser
-  // itself when the minimum is isolated.
-  const double level = phi(s_min) + 1e-14 * scale;  // above round-off of phi only
-  const double merge = std::max(1e-3 * a.radius, 1e-9 * scale);
-  const auto stretchEnd = [&](double end) {
-    if (phi(end) <= level) return end;
-    // An end within `merge` of the minimiser is merged with it anyway: no need to locate it.
-    const double near = s_min + (end > s_min ? merge : -merge);
-    if ((end - near) * (end - s_min) > 0.0 && phi(near) > level) return s_min;
-    return sublevelBoundary(phi, level, s_min, end, tol);
-  };
-  const double s_lo = stretchEnd(-ha);
-  const double s_hi = stretchEnd(ha);
-
-  struct Candidate {
-    double s;
-    std::uint32_t feature;
-  };
-  std::array<Candidate, 4> cand{{{-ha, 0}, {ha, 1}}};
-  int n = 2;
-  const auto take = [&](double s, std::uint32_t feature) {
-    // A point next to an endpoint is the endpoint: keep one contact there, at the deeper spot.
-    for (int i = 0; i < 2; ++i) {
-      if (std::abs(s - cand[i].s) <= merge) {
-        if (phi(s) < phi(cand[i].s)) cand[i].s = s;
-        return;
-      }
-    }
-    cand[n++] = Candidate{s, feature};
-  };
-  if (s_hi - s_lo <= merge) {
-    take(s_min, 2);
-  } else {
-    take(s_lo, 2);
-    take(s_hi, 3);
-  }
-  for (int i = 0; i < n; ++i) {
-    const Vec3 p = pa.position + cand[i].s * ua;
-    addSphereContact(a.radius, closestOnBox(b.half_extents, pb, p), margin, cand[i].feature, out);
-  }
+void collideCapsuleCylinder(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                            double margin, ContactManifold& out) {
+  const Pose local;  // the cylinder's own frame
+  collideCapsuleConvex(
+      a, pa, pb, std::hypot(b.radius, b.half_length), margin,
+      [&](const Vec3& p_local) {
+        return closestOnCylinder(b.radius, b.half_length, local, p_local).distance;
+      },
+      [&](const Vec3& p) { return closestOnCylinder(b.radius, b.half_length, pb, p); }, out);
 }
 
 }  // namespace subsim::detail

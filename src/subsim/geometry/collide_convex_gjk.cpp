@@ -1,6 +1,5 @@
 // Generic convex pair by GJK + EPA: exact for any two bounded convex shapes, but a single point,
-// so the pairs that rely on it (capsule-cylinder, box-cylinder, cylinder-cylinder) have no
-// manifold to rest flat on.
+// so the pairs that rely on it (box-cylinder, cylinder-cylinder) have no manifold to rest flat on.
 #include "subsim/geometry/gjk_epa.hpp"
 #include "subsim/geometry/narrow_phase_pairs.hpp"
 

@@ -17,8 +17,8 @@ constexpr PairFn kPairs[kTypes][kTypes] = {
     {detail::collideSphereSphere, detail::collideSphereCapsule, detail::collideSphereBox,
      detail::collideSphereCylinder, detail::collideSpherePlane},
     // a = Capsule
-    {nullptr, detail::collideCapsuleCapsule, detail::collideCapsuleBox, detail::collideConvexGjk,
-     detail::collideCapsulePlane},
+    {nullptr, detail::collideCapsuleCapsule, detail::collideCapsuleBox,
+     detail::collideCapsuleCylinder, detail::collideCapsulePlane},
     // a = Box
     {nullptr, nullptr, detail::collideBoxBox, detail::collideConvexGjk, detail::collideBoxPlane},
     // a = Cylinder

@@ -78,6 +78,8 @@ void collideCapsuleCapsule(const Shape& a, const Pose& pa, const Shape& b, const
                            double margin, ContactManifold& out);
 void collideCapsuleBox(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                        double margin, ContactManifold& out);
+void collideCapsuleCylinder(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                            double margin, ContactManifold& out);
 void collideCapsulePlane(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                          double margin, ContactManifold& out);
 // Box first:
