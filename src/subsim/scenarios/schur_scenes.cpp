@@ -24,7 +24,7 @@
 // of them (PGS-SM then takes over); the log tower stands until the ball hits it and stops at
 // step 238 (logs 14 cm into each other); the rock pile stops at step 172 (a rock 10 cm into
 // the shovel; bpp at its pivot cap in 150 of the steps); the chain wrap stops within 20-30
-// steps and the net with the truck at the catch (step 24), with converged solves:
+// steps and the net with the truck at the catch (step 30), with converged solves:
 //   - chainwrap: the links clear the bar by 2 mm, so no contact exists at the first step and
 //     the load falls; each wound link then touches the bar at one point, its middle, and a
 //     polygon of such chords can fold inward at first order (joints in, middles out), so the
@@ -32,8 +32,10 @@
 //     chainwrap:wraps=0, the swinging load runs its 400 steps);
 //   - nettruck: a wheel is found 3-15 cm into a 3 cm net link when the net pulls taut, also
 //     with the truck dropped from 2 cm, with compliant net joints (1e5-1e7 N/m) and with
-//     spherical wheels: the light links are yanked into the wheel within one step, farther
-//     than the speculative margin taken from their velocity at the start of the step.
+//     spherical wheels.  Until capsule-cylinder contact had both segment ends (it was GJK's
+//     single point), a link lying across a tyre pivoted about its one contact and its far end
+//     sank 7.6 cm in one step (step 24); now a link lying over a tyre's rim edge flaps up and
+//     down from step to step (one end 9-12 cm each step) and sinks 3 cm into it at step 30.
 // Without geometric stiffness (Model::geometric_stiffness, see paperModel) the bridge, the
 // cranes and the cable spinner stopped too: a 16-plank bridge at rest left rest by itself
 // after 13 steps with bpp's exact solves (h = 8 ms was stable, 10 ms not).
@@ -566,7 +568,8 @@ Model buildCableSpinnerScene(const ScenarioParams& p) {
 // c s (382 at the default: the border lines carry no links), joints 21 + 2 (c - 1) c (s - 1)
 // inside the edges + 3 (c - 1)^2 at inner nodes + 4 (c - 1) to the world = 21 + 459 = 480.
 // Runs: every solver tried stops at the catch (steps 15-30, the truck at 3-5 m/s when the net
-// pulls taut): a wheel or the engine found 3-9 cm into a net link, or a solve blowing up.
+// pulls taut): a wheel or the engine found 3-9 cm into a net link, or a solve blowing up (bpp:
+// step 30, a link over a tyre's rim edge; see the header).
 Model buildNetTruckScene(const ScenarioParams& p) {
   const int cells = p.getInt("cells"), segments = p.getInt("segments");
   const double drop = p.get("height"), sag = p.get("sag"), mu = p.get("mu");
