@@ -280,12 +280,15 @@ Model buildChainWrapScene(const ScenarioParams& p) {
 // chaindrop: a chain of `links` (250) links of 0.25 kg (capsules r = 2.5 cm, 10 cm between
 // joints, ball joints) dropped from `height` (5 cm) onto a static ramp (a box, 0.2 m thick)
 // inclined by `angle` (20 degrees), with mu = `mu` (0.35) so that tan(angle) is just above mu:
-// the chain slides slowly (0.13 m/s^2 once settled) and falls off the ramp's lower edge (0.3 m
-// above the ground) after several seconds.  The chain lies flat as a serpentine of rows of
-// `row_links` (25) links across the slope joined by one-link turns (rows 10 cm apart), starting
-// 0.3 m below the ramp's upper edge; the ramp runs 2 m beyond the serpentine.
+// a sliding chain would accelerate at 0.13 m/s^2.  The chain lies flat as a serpentine of rows
+// of `row_links` (25) links across the slope joined by one-link turns (rows 10 cm apart),
+// starting 0.3 m below the ramp's upper edge; the ramp runs 2 m beyond the serpentine.
 // Simplified: universal joints are ball joints; the paper's chain is dropped in a heap, here as
 // a flat serpentine.  Bodies: links, joints: links - 1 ball joints.
+// Not as the paper's: ball joints leave each link free to turn about its own axis, so the links
+// across the slope roll down it instead of sliding (measured with bpp, subadmm and box-pgs alike:
+// v = omega r, 2.1 m/s^2, near a rolling cylinder's (2/3) g sin 20 deg = 2.24 m/s^2; 57 rad/s
+// about a link's axis at step 40).  Universal joints, which subsim does not have yet, stop that.
 Model buildChainDropScene(const ScenarioParams& p) {
   const int links = p.getInt("links"), row_links = p.getInt("row_links");
   const double angle = degrees(p.get("angle")), mu = p.get("mu"), drop = p.get("height");
