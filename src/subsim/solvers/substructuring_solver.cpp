@@ -202,8 +202,14 @@ bool SubstructuringSolver::solveGroups(int threads, const PivotingSettings& ps) 
   return ok;
 }
 
-void SubstructuringSolver::solveWhole(const PivotingSettings& ps, VecX& lambda, double& residual) {
+void SubstructuringSolver::solveWhole(const PivotingSettings& ps, bool warm, VecX& lambda,
+                                      double& residual) {
   ++whole_system_solves_;
+  // From where the step started, as bpp starts: the clamped warm start, or zero.
+  if (warm)
+    whole_x_ = previous_.cwiseMax(form_.lower()).cwiseMin(form_.upper());
+  else
+    whole_x_.setZero(form_.numRows());
   indexSetsFrom(whole_x_, form_.lower(), form_.upper(), options_.eta, whole_sets_);
   whole_.invalidate();
   const PivotingResult r =
@@ -238,7 +244,6 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
   VecX& lambda = sol.lambda;
   if (!warm) lambda.setZero(p.numRows());
   lambda = lambda.cwiseMax(form_.lower()).cwiseMin(form_.upper());
-  whole_x_ = lambda;  // the whole-system fallback starts where the step started, as bpp does
   const int ng = partition_.num_groups;
   const int ni = partition_.numInterfaceRows();
   for (int g = 0; g < ng; ++g) {
@@ -254,8 +259,10 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
 
   PivotingSettings ps = pivotingSettingsOf(options_);
   ps.epsilon = options_.epsilon;
-  // FBIC repeats its group solves up to 250 times a step, so no PGS-SM fallback in them:
-  // chaindrop (its groups' pivots running out) took 7.6 s a step with it, 4.9 s without.
+  // No PGS-SM fallback inside the coupling's solves: FBIC repeats its group solves up to 250
+  // times a step (chaindrop took 7.6 s a step with it, 4.9 s without), and with the
+  // whole-system fallback an unsolved solve ends the coupling anyway (chaindrop, 30 steps:
+  // schur-bpp 275 ms a step, 308 ms with the PGS-SM fallback in the groups as well).
   if (variant_ == Variant::Fbic || options_.whole_system_fallback) ps.fallback = false;
   int iterations = 0;
   bool ok = true;
@@ -316,7 +323,7 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
   if (ok && !exact && options_.whole_system_fallback && variant_ != Variant::Fbic) {
     ps.epsilon = settings.tolerance;
     ps.fallback = true;
-    solveWhole(ps, lambda, residual);
+    solveWhole(ps, warm, lambda, residual);
   }
   if (settings.record_history) st.residual_history.push_back(residual);
   sol.vhat.resize(p.numDof());

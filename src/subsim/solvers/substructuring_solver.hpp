@@ -98,9 +98,9 @@ class SubstructuringSolver final
   bool schurComplement(int threads);
   /// Every group's box MLCP with the interface impulses x_Gamma; false when one fails.
   bool solveGroups(int threads, const PivotingSettings& ps);
-  /// The whole box MLCP by BPP from the step's warm start (whole_x_; see "Whole-system
-  /// fallback"); lambda and its natural residual replaced when that is less.
-  void solveWhole(const PivotingSettings& ps, VecX& lambda, double& residual);
+  /// The whole box MLCP by BPP from the step's warm start (see "Whole-system fallback");
+  /// lambda and its natural residual replaced when that is less.
+  void solveWhole(const PivotingSettings& ps, bool warm, VecX& lambda, double& residual);
 
   Variant variant_;
   BoxMlcpForm form_;
