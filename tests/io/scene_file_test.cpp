@@ -167,6 +167,7 @@ joints:
   - {name: shoulder, type: hinge, a: arm, b: world, anchor: [0, 0, 0.5], axis: [0, 2, 0],
      limits: [-1.5, 1.5], collide_connected: true}
   - {type: weld, a: hand, b: arm, anchor: [0, 0, 1.5]}
+  - {type: universal, a: ghost, b: world, anchor: [0, 0, 0], axis: [0, 0, 3]}
 springs:
   - {a: ghost, b: world, point_b: [3, 4, 0], stiffness: 10, damping: 0.5}
   - {name: tether, a: hand, b: arm, stiffness: 0, rest_length: 0.25}
@@ -210,7 +211,7 @@ friction:
   EXPECT_EQ(hand.inertia, Vec3(0.1, 0.2, 0.3).asDiagonal().toDenseMatrix());
   EXPECT_TRUE(bodyNamed(m, "ghost").shapes.empty());
 
-  ASSERT_EQ(m.joints.size(), 2u);
+  ASSERT_EQ(m.joints.size(), 3u);
   const Joint& shoulder = m.joints[0];
   EXPECT_EQ(shoulder.type, JointType::Hinge);
   EXPECT_TRUE(shoulder.axis_b.isApprox(Vec3::UnitY()));
@@ -221,6 +222,14 @@ friction:
   EXPECT_EQ(m.joints[1].type, JointType::Weld);
   EXPECT_EQ(m.joints[1].name, "joint1");
   EXPECT_FALSE(m.joints[1].collide_connected);
+  const Joint& cardan = m.joints[2];
+  EXPECT_EQ(cardan.type, JointType::Universal);
+  // Its pins: unit, normal to the shaft z and to each other.
+  EXPECT_NEAR(cardan.axis_a.norm(), 1.0, 1e-15);
+  EXPECT_NEAR(cardan.axis_b.norm(), 1.0, 1e-15);
+  EXPECT_EQ(cardan.axis_a.z(), 0.0);
+  EXPECT_EQ(cardan.axis_b.z(), 0.0);
+  EXPECT_NEAR(cardan.axis_a.dot(cardan.axis_b), 0.0, 1e-15);
 
   ASSERT_EQ(m.springs.size(), 2u);
   EXPECT_DOUBLE_EQ(m.springs[0].rest_length, 5.0);  // initial distance from origin to (3, 4, 0)

@@ -1,8 +1,10 @@
-// Hinge, weld, hinge limits and compliant joints against their definitions.
+// Universal, hinge, weld, hinge limits and compliant joints against their definitions.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
+#include <string>
 
 #include "test_support.hpp"
 
@@ -49,6 +51,68 @@ TEST(Hinge, SwingsOnlyAboutItsAxisAndKeepsItsAnchor) {
     swing = std::max(swing, -p.position.z());
   }
   EXPECT_GT(swing, 0.1);  // it did swing down
+}
+
+/// Rotation of the bar about its own axis (x in its frame), from its y axis measured in the plane
+/// normal to its axis: zero for a bar that only bends.
+double twistAboutOwnAxis(const Pose& p, const Vec3& y_reference) {
+  const Vec3 x = p.rotate(Vec3::UnitX()), y = p.rotate(Vec3::UnitY());
+  // The reference y carried along the bend without twist: the part of y_reference normal to x.
+  const Vec3 ref = (y_reference - y_reference.dot(x) * x).normalized();
+  return std::atan2(ref.cross(y).dot(x), ref.dot(y));
+}
+
+TEST(Universal, BendsBothWaysButDoesNotTwistAboutItsShaft) {
+  // A bar on a universal joint whose shaft is the bar's axis (x) swings down under gravity (about
+  // y) and sideways from an initial 2 rad/s about z, while a torque about its own axis cannot
+  // turn it: the joint's pins stay perpendicular.  The same bar on a ball joint spins about its
+  // axis.
+  const auto run = [](JointType type, double& twist, double& down, double& side, double& pins) {
+    Model m = barOnJoint(type, Vec3::UnitX(), 0.0);
+    m.bodies[0].initial_angular_velocity = Vec3(0, 0, 2.0);
+    m.bodies[0].initial_linear_velocity = Vec3(0, 0.3, 0);  // the centre's, 0.15 m out
+    if (type == JointType::Ball) {  // same pins as the universal joint's, for the comparison
+      Model u = barOnJoint(JointType::Universal, Vec3::UnitX(), 0.0);
+      m.joints[0].axis_a = u.joints[0].axis_a;
+      m.joints[0].axis_b = u.joints[0].axis_b;
+    }
+    World w = worldFor(m);
+    w.setController([](const Model&, const State& s, BodyForces& f) {
+      f.torque[0] = 0.01 * s.pose[0].rotate(Vec3::UnitX());
+    });
+    twist = down = side = pins = 0.0;
+    for (int k = 0; k < 60; ++k) {
+      w.step();
+      const Pose& p = w.state().pose[0];
+      twist = std::max(twist, std::abs(twistAboutOwnAxis(p, Vec3::UnitY())));
+      down = std::max(down, -p.position.z());
+      side = std::max(side, p.position.y());
+      pins = std::max(pins, std::abs(p.rotate(m.joints[0].axis_a).dot(m.joints[0].axis_b)));
+      EXPECT_LT(p.transformPoint(m.joints[0].anchor_a).norm(), 1e-3) << jointTypeName(type);
+    }
+  };
+  double twist, down, side, pins;
+  run(JointType::Universal, twist, down, side, pins);
+  EXPECT_GT(down, 0.05);   // it bends about y ...
+  EXPECT_GT(side, 0.03);   // ... and about z (0 without the bend)
+  EXPECT_LT(pins, 1e-3);   // the pins stay perpendicular
+  EXPECT_LT(twist, 0.05);  // so the torque about its axis does not spin it
+  run(JointType::Ball, twist, down, side, pins);
+  EXPECT_GT(twist, 1.0);  // 0.01 N m on its axial inertia 4.2e-4 kg m^2: 4 rad in 0.6 s
+  EXPECT_GT(pins, 0.5);
+}
+
+TEST(Universal, PinsThatAreNotPerpendicularAreRefused) {
+  Model m = barOnJoint(JointType::Universal, Vec3::UnitX(), 0.0);
+  EXPECT_NO_THROW(m.validate());
+  m.joints[0].axis_b = m.joints[0].axis_a + 0.1 * m.joints[0].axis_b;  // a pin given by hand
+  try {
+    m.validate();
+    ADD_FAILURE() << "validate() accepted pins at " << m.joints[0].axis_a.dot(m.joints[0].axis_b);
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("joints[0].axis"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("perpendicular"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Weld, HoldsTheBarInPlace) {

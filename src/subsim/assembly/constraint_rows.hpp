@@ -30,8 +30,4 @@ Pose midStepPoseOf(const AssemblyContext& ctx, int body, double h);
 /// Sets a soft row's k' = h k and c' = h c + h^2 k / 2 (implicit midpoint on the elastic force).
 void setSoftRow(StepProblem& problem, int row, double stiffness, double damping, double h);
 
-/// An orthonormal tangent pair for a unit normal, continuous in n except where the reference
-/// axis switches, and identical for identical n (so warm-started friction keeps its meaning).
-void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2);
-
 }  // namespace subsim

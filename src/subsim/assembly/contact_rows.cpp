@@ -1,17 +1,9 @@
 #include <cmath>
 
 #include "subsim/assembly/constraint_rows.hpp"
+#include "subsim/math/so3.hpp"
 
 namespace subsim {
-
-void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
-  // Cross with the world axis least aligned with n (ties broken by index: deterministic).
-  int axis = 0;
-  if (std::abs(n.y()) < std::abs(n[axis])) axis = 1;
-  if (std::abs(n.z()) < std::abs(n[axis])) axis = 2;
-  t1 = n.cross(Vec3::Unit(axis)).normalized();
-  t2 = n.cross(t1);
-}
 
 void setContactRows(StepProblem& problem, const Vec3& point, const Vec3& normal, double gap) {
   Constraint& c = problem.constraints.back();

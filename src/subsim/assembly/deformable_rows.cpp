@@ -4,6 +4,7 @@
 
 #include "subsim/assembly/assembler.hpp"
 #include "subsim/assembly/constraint_rows.hpp"
+#include "subsim/math/so3.hpp"
 #include "subsim/model/integrator.hpp"
 
 namespace subsim {

@@ -26,6 +26,20 @@ TwistRows angularRows(const Vec3* directions, int count) {
   return G;
 }
 
+int angularRowCount(JointType type) {
+  switch (type) {
+    case JointType::Ball:
+      return 0;
+    case JointType::Universal:
+      return 1;
+    case JointType::Hinge:
+      return 2;
+    case JointType::Weld:
+      return 3;
+  }
+  return 0;
+}
+
 void dropIfUnattached(StepProblem& problem) {
   if (problem.constraints.back().num_attachments == 0) problem.popConstraint();
 }
@@ -44,7 +58,7 @@ void addJointConstraints(const AssemblyContext& ctx, int index, double h, StepPr
   const Pose ma = midStepPoseOf(ctx, j.body_a, h), mb = midStepPoseOf(ctx, j.body_b, h);
   const Vec3 anchor_a = pa.transformPoint(j.anchor_a);
   const Vec3 anchor_b = pb.transformPoint(j.anchor_b);
-  const int angular_rows = j.type == JointType::Ball ? 0 : (j.type == JointType::Hinge ? 2 : 3);
+  const int angular_rows = angularRowCount(j.type);
 
   // Point coincidence (3 rows) plus angular rows in one constraint: C = anchor_a - anchor_b and
   // the angular errors below.  Rigid: bilateral with e = C / h.  Compliant: soft with e = C.
@@ -61,7 +75,13 @@ void addJointConstraints(const AssemblyContext& ctx, int index, double h, StepPr
   const Vec3 axes[3] = {Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()};
   Vec3 ang_dirs[3];
   Vec3 ang_error = Vec3::Zero();
-  if (j.type == JointType::Hinge) {
+  if (j.type == JointType::Universal) {
+    // Keep the two pins perpendicular: C = a_w . b_w with dC/dt = (omega_a - omega_b) . (a_w x
+    // b_w); |a_w x b_w| = 1 wherever C = 0, so the row never degenerates (the Cardan joint's
+    // gimbal lock at a 90 degree bend is the pins' own, not the row's).
+    ang_dirs[0] = ma.rotate(j.axis_a).normalized().cross(mb.rotate(j.axis_b).normalized());
+    ang_error[0] = pa.rotate(j.axis_a).normalized().dot(pb.rotate(j.axis_b).normalized());
+  } else if (j.type == JointType::Hinge) {
     // Keep the two hinge axes aligned: C_k = -(a_w x b_w) . t_k for two directions t_k normal to
     // the axis, with dC_k/dt = (omega_a - omega_b) . t_k.
     const Vec3 aw = pa.rotate(j.axis_a).normalized();

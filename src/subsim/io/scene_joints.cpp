@@ -48,22 +48,29 @@ void SceneBuilder::requireDynamic(const Model& m, int a, int b, const std::strin
 
 void SceneBuilder::parseJoint(const Node& node, const std::string& path, Model& m) {
   const Fields f(r_, node, path, "a map describing a joint");
-  const std::string what = "a joint type: ball, hinge or weld";
+  const std::string what = "a joint type: ball, universal, hinge or weld";
   const Node& type_node = f.required("type", what);
   const std::string type = r_.text(type_node, f.at("type"), what);
   JointType kind = JointType::Ball;
   if (type == "ball")
     kind = JointType::Ball;
+  else if (type == "universal")
+    kind = JointType::Universal;
   else if (type == "hinge")
     kind = JointType::Hinge;
   else if (type == "weld")
     kind = JointType::Weld;
   else
     r_.expected(f.at("type"), what, type_node);
+  const bool has_axis = kind == JointType::Hinge || kind == JointType::Universal;
   if (kind == JointType::Hinge)
     f.allowOnly({"name", "type", "a", "b", "anchor", "axis", "limits", "collide_connected",
                  "stiffness", "damping", "angular_stiffness", "angular_damping"},
                 " for a hinge joint");
+  else if (kind == JointType::Universal)
+    f.allowOnly({"name", "type", "a", "b", "anchor", "axis", "collide_connected", "stiffness",
+                 "damping", "angular_stiffness", "angular_damping"},
+                " for a universal joint");
   else
     f.allowOnly({"name", "type", "a", "b", "anchor", "collide_connected", "stiffness", "damping",
                  "angular_stiffness", "angular_damping"},
@@ -88,8 +95,12 @@ void SceneBuilder::parseJoint(const Node& node, const std::string& path, Model& 
   const Vec3 anchor = r_.vec3(f.required("anchor", "the anchor point [x, y, z] in world m"),
                               f.at("anchor"), "m (world, at the initial poses)");
   Vec3 axis = Vec3::UnitZ();
-  if (kind == JointType::Hinge) {
-    const Node& axis_node = f.required("axis", "the hinge axis [x, y, z] in world coordinates");
+  if (has_axis) {
+    const Node& axis_node =
+        f.required("axis", kind == JointType::Hinge
+                               ? "the hinge axis [x, y, z] in world coordinates"
+                               : "the shaft axis [x, y, z] (the twist it blocks) in world "
+                                 "coordinates");
     axis = r_.vec3(axis_node, f.at("axis"), "world coordinates");
     if (!(axis.norm() > 1e-12))
       r_.fail(f.at("axis"), "expected a non-zero axis, got [0, 0, 0]", &axis_node);

@@ -6,6 +6,15 @@
 
 namespace subsim {
 
+void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
+  // Cross with the world axis least aligned with n (ties broken by index: deterministic).
+  int axis = 0;
+  if (std::abs(n.y()) < std::abs(n[axis])) axis = 1;
+  if (std::abs(n.z()) < std::abs(n[axis])) axis = 2;
+  t1 = n.cross(Vec3::Unit(axis)).normalized();
+  t2 = n.cross(t1);
+}
+
 Quat quatExp(const Vec3& phi) {
   const double angle = phi.norm();
   const double half = 0.5 * angle;

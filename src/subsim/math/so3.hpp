@@ -11,6 +11,10 @@ inline Mat3 skew(const Vec3& w) {
   return s;
 }
 
+/// An orthonormal tangent pair for a unit normal, continuous in n except where the reference
+/// axis switches, and identical for identical n (so warm-started friction keeps its meaning).
+void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2);
+
 /// Unit quaternion of the rotation vector phi (angle |phi| about phi/|phi|); exact for all angles.
 Quat quatExp(const Vec3& phi);
 

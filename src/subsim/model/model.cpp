@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "subsim/math/fnv1a_hash.hpp"
+#include "subsim/math/so3.hpp"
 #include "subsim/model/state.hpp"
 
 namespace subsim {
@@ -28,6 +29,8 @@ const char* jointTypeName(JointType type) {
   switch (type) {
     case JointType::Ball:
       return "ball";
+    case JointType::Universal:
+      return "universal";
     case JointType::Hinge:
       return "hinge";
     case JointType::Weld:
@@ -78,8 +81,10 @@ int Model::addJointAtWorld(JointType type, int body_a, int body_b, const Vec3& a
   j.body_b = body_b;
   j.anchor_a = pa.inverseTransformPoint(anchor_world);
   j.anchor_b = pb.inverseTransformPoint(anchor_world);
-  j.axis_a = pa.orientation.conjugate() * axis_world.normalized();
-  j.axis_b = pb.orientation.conjugate() * axis_world.normalized();
+  Vec3 pin_a = axis_world.normalized(), pin_b = pin_a;
+  if (type == JointType::Universal) tangentBasis(axis_world.normalized(), pin_a, pin_b);
+  j.axis_a = pa.orientation.conjugate() * pin_a;
+  j.axis_b = pb.orientation.conjugate() * pin_b;
   j.rest_relative = (pb.orientation.conjugate() * pa.orientation).normalized();
   joints.push_back(j);
   return static_cast<int>(joints.size()) - 1;
@@ -200,11 +205,21 @@ void Model::validate() const {
       fail(at("joints", i, "stiffness"), "expected non-negative finite stiffness and damping");
     if (j.compliant() && j.type != JointType::Ball && !(j.angular_stiffness > 0.0))
       fail(at("joints", i, "angular_stiffness"),
-           "expected a positive angular stiffness for a compliant hinge or weld");
+           "expected a positive angular stiffness for a compliant universal, hinge or weld");
     if (j.compliant() && j.limited)
       fail(at("joints", i, "limits"), "limits are supported on rigid hinges only");
-    if (j.type == JointType::Hinge && (j.axis_a.norm() < 1e-9 || j.axis_b.norm() < 1e-9))
+    const bool has_axes = j.type == JointType::Hinge || j.type == JointType::Universal;
+    if (has_axes && (j.axis_a.norm() < 1e-9 || j.axis_b.norm() < 1e-9))
       fail(at("joints", i, "axis"), "expected a non-zero axis");
+    if (j.type == JointType::Universal) {
+      const Vec3 pin_a = initialPoseOf(*this, j.body_a).rotate(j.axis_a.normalized());
+      const Vec3 pin_b = initialPoseOf(*this, j.body_b).rotate(j.axis_b.normalized());
+      if (std::abs(pin_a.dot(pin_b)) > 1e-6)
+        fail(at("joints", i, "axis"),
+             "expected a universal joint's two pins perpendicular at the initial poses, got "
+             "cos = " +
+                 std::to_string(pin_a.dot(pin_b)));
+    }
   }
   for (size_t i = 0; i < deformables.size(); ++i) {
     const DeformableBody& d = deformables[i];

@@ -52,7 +52,11 @@ struct BodyShape {
   std::uint32_t mask = 0xffffffffu;
 };
 
-enum class JointType : std::uint8_t { Ball, Hinge, Weld };
+/// Ball: the anchors coincide (3 rows).  Universal (Cardan): also a pin fixed in a stays
+/// perpendicular to a pin fixed in b, which blocks the relative twist about the shaft axis and
+/// leaves the two bending directions free (4 rows).  Hinge: the axes stay aligned (5 rows).
+/// Weld: the relative pose is fixed (6 rows).
+enum class JointType : std::uint8_t { Ball, Universal, Hinge, Weld };
 
 const char* jointTypeName(JointType type);
 
@@ -65,8 +69,8 @@ struct Joint {
   int body_b = -1;
   Vec3 anchor_a = Vec3::Zero();
   Vec3 anchor_b = Vec3::Zero();
-  Vec3 axis_a = Vec3::UnitZ();            // hinge axis in a's frame
-  Vec3 axis_b = Vec3::UnitZ();            // hinge axis in b's frame
+  Vec3 axis_a = Vec3::UnitZ();            // hinge axis, or universal joint's pin, in a's frame
+  Vec3 axis_b = Vec3::UnitZ();            // hinge axis, or universal joint's pin, in b's frame
   Quat rest_relative = Quat::Identity();  // q_b^-1 q_a at rest (hinge angle zero, weld)
   bool limited = false;                   // hinge angle limits
   double lower = 0.0, upper = 0.0;        // rad
@@ -158,6 +162,8 @@ struct Model {
   int deformableOfPiece(int piece) const;
   int addShape(int body, const Shape& shape, const Pose& local_pose = Pose(), double mu = 0.5);
   /// A joint whose anchor (and axis) is given once in world coordinates at the initial poses.
+  /// A hinge's axis is the hinge axis; a universal joint's is its shaft (the twist it blocks),
+  /// and its two pins are the tangentBasis() directions normal to it, one fixed in each body.
   int addJointAtWorld(JointType type, int body_a, int body_b, const Vec3& anchor_world,
                       const Vec3& axis_world = Vec3::UnitZ());
   int addSpring(Spring spring);
