@@ -88,10 +88,17 @@ TEST(Assembler, RigidBodyBlockIsMassOverOneMinusThetaAndMomentumPlusImpulse) {
   v << body.initial_linear_velocity, body.initial_angular_velocity;
   f << body.mass * s.model.gravity + forces.force[s.box], forces.torque[s.box];
 
+  // The gyroscopic impulse I_k (w' - w_k) of the torque-free rotation (model/integrator.hpp).
+  Vec6 gyroscopic = Vec6::Zero();
+  const Vec3& w = body.initial_angular_velocity;
+  gyroscopic.tail<3>() =
+      I_world * (gyroscopicEndVelocity(body, body.initial_pose.orientation, w, h) - w);
+
   const MatX A = p.A(0);
   const VecX b = p.bBlock(0);
   EXPECT_LT((A - g * M).norm(), kTol * M.norm());
-  EXPECT_LT((b - (g * M * v + h * f)).norm(), kTol * b.norm());
+  EXPECT_GT(gyroscopic.norm(), 1e-6) << "the box's spin should have a gyroscopic impulse";
+  EXPECT_LT((b - (g * M * v + h * f + gyroscopic)).norm(), kTol * b.norm());
   EXPECT_DOUBLE_EQ(thetaFactor(s.model.theta), g);
   // SPD, symmetric.
   EXPECT_LT((A - A.transpose()).norm(), kTol * A.norm());
@@ -191,8 +198,9 @@ TEST(Assembler, BallJointRowsAreTheAnchorVelocityAndErrorOverH) {
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(p.e[p.constraints[0].row_offset + k], d[k] / m.dt, kTol);
 }
 
-TEST(Assembler, HingeAndWeldAddTwoAndThreeAngularRows) {
-  for (const auto& [type, rows] : {std::pair{JointType::Hinge, 5}, std::pair{JointType::Weld, 6}}) {
+TEST(Assembler, UniversalHingeAndWeldAddOneTwoAndThreeAngularRows) {
+  for (const auto& [type, rows] : {std::pair{JointType::Universal, 4},
+                                   std::pair{JointType::Hinge, 5}, std::pair{JointType::Weld, 6}}) {
     const Model m = hangingLink(type);
     const StepProblem p = assembleJoint(m, State::initial(m));
     ASSERT_EQ(p.numConstraints(), 1) << jointTypeName(type);
@@ -204,6 +212,11 @@ TEST(Assembler, HingeAndWeldAddTwoAndThreeAngularRows) {
     EXPECT_EQ(J.bottomRows(rows - 3).leftCols<3>().norm(), 0.0) << jointTypeName(type);
     if (type == JointType::Hinge) {
       EXPECT_LT((J.bottomRows(2).rightCols<3>() * Vec3::UnitY()).norm(), kTol);
+    }
+    if (type == JointType::Universal) {  // the twist about the shaft (y) and nothing else
+      const Vec3 twist_row = J.row(3).tail<3>().transpose();
+      EXPECT_NEAR(std::abs(twist_row.y()), 1.0, kTol);
+      EXPECT_NEAR(twist_row.norm(), 1.0, kTol);
     }
     for (int k = 0; k < rows; ++k) EXPECT_EQ(p.e[c.row_offset + k], 0.0) << jointTypeName(type);
   }

@@ -118,16 +118,16 @@ struct ProblemRun {
 };
 
 const ProblemRun kProblemRuns[] = {
-    {"granular", "granular:spheres=64", 40, "13e67be0f66b9074"},
-    {"stir", "stir:spheres=27", 40, "ba74728360eee5b3"},
+    {"granular", "granular:spheres=64", 40, "d265cf939e3be9c2"},
+    {"stir", "stir:spheres=27", 40, "d08790e2f7b14318"},
     {"quadrupeds", "quadrupeds:robots=2", 40, "f8ac17c94139fe0b"},
     {"mobile", "mobile", 40, "d0c36597c9969f7e"},
-    {"cable", "cable:segments=32", 30, "92a1fa6de4da2bab"},
+    {"cable", "cable:segments=32", 30, "a2c028b2376c9da6"},
     {"beam", "beam:pieces=4,cells=8,across=2", 20, "6f6cc9e28ff2914d"},
     {"stack", "stack:boxes=4", 40, "2967f2b88fccbf1b"},
-    {"incline", "incline", 40, "cdc46d40b886321c"},
-    {"pendulum", "pendulum:links=3", 40, "1d14dc5932466852"},
-    {"spinner", "spinner", 20, "eb5d2414df463a2a"},
+    {"incline", "incline", 40, "4fca212e3f7d8c80"},
+    {"pendulum", "pendulum:links=3", 40, "2aacaef6319f3e47"},
+    {"spinner", "spinner", 20, "f3d0bcdc3cfc6e42"},
     {"sphere", "sphere", 40, "22fdd07099321fa9"},
 };
 

@@ -95,7 +95,10 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
       A.block<3, 3>(o + 3, o + 3) = g * I_world;
       const Vec3 f = B.mass * model.gravity + forces.force[body];
       b.segment<3>(o) = g * B.mass * state.linear_velocity[body] + h * f;
-      b.segment<3>(o + 3) = g * I_world * state.angular_velocity[body] + h * forces.torque[body];
+      // The gyroscopic impulse I_k (w' - w_k) (model/integrator.hpp) beside the torque's.
+      const Vec3& w = state.angular_velocity[body];
+      const Vec3 w_free = gyroscopicEndVelocity(B, state.pose[body].orientation, w, h);
+      b.segment<3>(o + 3) = g * I_world * w + I_world * (w_free - w) + h * forces.torque[body];
     }
   }
 

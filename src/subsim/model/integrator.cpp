@@ -4,17 +4,33 @@
 
 namespace subsim {
 
-void integrateRigidBody(const Body& body, const Vec3& v_hat, const Vec3& w_hat, double h,
-                        double theta, Pose& pose, Vec3& linear_velocity, Vec3& angular_velocity) {
+void integrateRigidBody(const Vec3& v_hat, const Vec3& w_hat, double h, double theta, Pose& pose,
+                        Vec3& linear_velocity, Vec3& angular_velocity) {
   const double g = thetaFactor(theta);
   pose.position += h * v_hat;
   linear_velocity = g * (v_hat - theta * linear_velocity);
-  const Mat3 R0 = pose.orientation.toRotationMatrix();
+  const Quat q0 = pose.orientation;
   const Vec3 w_next = g * (w_hat - theta * angular_velocity);
-  const Vec3 L = R0 * (body.inertia * (R0.transpose() * w_next));
-  pose.orientation = integrateRotation(pose.orientation, w_hat, h);
-  const Mat3 R1 = pose.orientation.toRotationMatrix();
-  angular_velocity = R1 * body.inertia.ldlt().solve(R1.transpose() * L);
+  pose.orientation = integrateRotation(q0, w_hat, h);
+  angular_velocity = pose.orientation * (q0.conjugate() * w_next);
+}
+
+Vec3 gyroscopicEndVelocity(const Body& body, const Quat& orientation, const Vec3& w, double h) {
+  const Mat3& I = body.inertia;
+  const Vec3 w_b = orientation.conjugate() * w;
+  // F(x) = I (x - w_b) + h m x I m,  m = (w_b + x) / 2;  dF/dx = I + h/2 ([m]x I - [I m]x).
+  Vec3 x = w_b;
+  for (int it = 0; it < 20; ++it) {
+    const Vec3 m = 0.5 * (w_b + x);
+    const Vec3 Im = I * m;
+    const Vec3 F = I * (x - w_b) + h * m.cross(Im);
+    const Mat3 dF = I + 0.5 * h * (skew(m) * I - skew(Im));
+    const Vec3 dx = dF.partialPivLu().solve(F);
+    x -= dx;
+    if (!x.allFinite()) break;
+    if (dx.norm() <= 1e-14 * (x.norm() + 1e-300)) return orientation * x;
+  }
+  return w;
 }
 
 void kinematicTwist(const Body& body, double t, double h, Vec3& linear_velocity,

@@ -360,8 +360,8 @@ StepReport World::step() {
       const int s = partition_.subsystem_of_body[b];
       const int o = problem_.subsystems[s].dof_offset + partition_.offset_in_subsystem[b];
       const Vec3 v_hat = solution_.vhat.segment<3>(o), w_hat = solution_.vhat.segment<3>(o + 3);
-      integrateRigidBody(body, v_hat, w_hat, h, model_->theta, state_.pose[b],
-                         state_.linear_velocity[b], state_.angular_velocity[b]);
+      integrateRigidBody(v_hat, w_hat, h, model_->theta, state_.pose[b], state_.linear_velocity[b],
+                         state_.angular_velocity[b]);
       state_.midpoint_linear_velocity[b] = v_hat;
       state_.midpoint_angular_velocity[b] = w_hat;
     }
