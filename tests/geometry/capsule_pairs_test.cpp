@@ -24,12 +24,49 @@ TEST(CapsuleCapsule, CrossingAxes) {
   const Pose pb = makePose(Vec3::Zero(), kAlongY);
   for (const double gap : {0.5, 0.0, -0.1}) {
     const Pose pa = makePose(Vec3(0.1, 0.2, 0.5 + gap), kAlongX);
+    // With a 1 m margin the ends of the shorter capsule b, at y = +-0.8, are in it as well.
     const ContactManifold m = collide(a, pa, b, pb, 1.0);
-    ASSERT_EQ(m.count, 1);
+    ASSERT_EQ(m.count, 3);
     EXPECT_NEAR(m.points[0].gap, gap, 1e-12);
     EXPECT_TRUE(m.points[0].normal.isApprox(Vec3::UnitZ(), 1e-12));
     EXPECT_TRUE(m.points[0].point.isApprox(Vec3(0.0, 0.2, 0.3 + 0.5 * gap), 1e-12));
+    for (int end = 0; end < 2; ++end) {
+      const ManifoldPoint& p = m.points[1 + end];
+      EXPECT_EQ(p.feature, 3u + end);
+      const double dy = (end == 0 ? -0.8 : 0.8) - 0.2;  // from a's axis to b's end, across
+      EXPECT_NEAR(p.gap, std::hypot(dy, 0.5 + gap) - 0.5, 1e-12);
+    }
     expectConsistent(a, pa, b, pb, 1.0, m);
+    // Within a small margin only the closest point.
+    EXPECT_EQ(collide(a, pa, b, pb, 0.01).count, gap < 0.01 ? 1 : 0);
+  }
+}
+
+TEST(CapsuleCapsule, LinkAcrossABarIsSupportedAtBothEnds) {
+  // A chain link (r 0.025, 5 cm segment) lying across a bar (r 0.15, along y) on top of it,
+  // touching at its middle: its ends are 1.8 mm above the bar, within a 5 mm margin.  The middle
+  // alone would let it pivot and sink an end within one step; both ends are reported too.
+  const Shape bar = Shape::capsule(0.15, 0.6), link = Shape::capsule(0.025, 0.025);
+  const Pose pb = makePose(Vec3::Zero(), kAlongY);
+  const Pose pa = makePose(Vec3(0, 0.1, 0.175), kAlongX);
+  const ContactManifold m = collide(link, pa, bar, pb, 0.005);
+  ASSERT_EQ(m.count, 3);
+  expectConsistent(link, pa, bar, pb, 0.005, m);
+  EXPECT_NEAR(m.points[0].gap, 0.0, 1e-12);
+  const double end_gap = std::hypot(0.025, 0.175) - 0.175;
+  for (int end = 0; end < 2; ++end) {
+    EXPECT_NEAR(m.points[1 + end].gap, end_gap, 1e-12);
+    // Midway between the surfaces, on the line from the bar's axis to the end's centre.
+    const double x = 0.025 * (0.15 + 0.5 * end_gap) / std::hypot(0.025, 0.175);
+    EXPECT_NEAR(m.points[1 + end].point.x(), end == 0 ? -x : x, 1e-12);
+  }
+  // The bar as a, the link as b: the same three contacts, the normal turned round.
+  const ContactManifold r = collide(bar, pb, link, pa, 0.005);
+  ASSERT_EQ(r.count, 3);
+  expectConsistent(bar, pb, link, pa, 0.005, r);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NEAR(r.points[i].gap, m.points[i].gap, 1e-12);
+    EXPECT_TRUE(r.points[i].normal.isApprox(-m.points[i].normal, 1e-12));
   }
 }
 

@@ -78,8 +78,10 @@ TEST(SchurScenes, ChainWrapHasTheChainAndLoadOfThePaper) {
   ASSERT_GE(m.findBody("load"), 0);
   EXPECT_DOUBLE_EQ(m.bodies[m.findBody("load")].mass, 500.0);
   EXPECT_EQ(countKind(m, BodyKind::Dynamic), 101);
-  // The world anchor, 99 joints between links and the load's joint.
-  EXPECT_EQ(countJoints(m, JointType::Ball), 101);
+  // Universal joints between the links, as the paper's; ball joints at the world anchor and the
+  // load.
+  EXPECT_EQ(countJoints(m, JointType::Universal), 99);
+  EXPECT_EQ(countJoints(m, JointType::Ball), 2);
   EXPECT_EQ(static_cast<int>(m.joints.size()), 101);
   // The box hangs below the bar, above the ground.
   const double bar_z = m.bodies[m.findBody("bar")].initial_pose.position.z();
@@ -95,7 +97,7 @@ TEST(SchurScenes, ChainDropHasTheChainOfThePaper) {
   ASSERT_EQ(links.size(), 250u);
   EXPECT_EQ(countKind(m, BodyKind::Dynamic), 250);
   for (const Body* b : links) EXPECT_DOUBLE_EQ(b->mass, 0.25);
-  EXPECT_EQ(countJoints(m, JointType::Ball), 249);
+  EXPECT_EQ(countJoints(m, JointType::Universal), 249);
   EXPECT_EQ(static_cast<int>(m.joints.size()), 249);
   // The ramp is tilted by the angle: its normal is 20 degrees from the vertical.
   const Body& ramp = m.bodies[m.findBody("ramp")];

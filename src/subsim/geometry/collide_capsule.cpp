@@ -1,7 +1,8 @@
 // Capsule against capsule, box and cylinder.  A capsule is a sphere swept along a segment, so each
 // contact is a sphere on the segment against the other shape; what varies is which segment points
 // are worth reporting: the closest one, plus the two ends of a flat stretch so that a capsule lying
-// on a face or along another capsule is supported at both ends instead of pivoting.
+// on a face or along another capsule is supported at both ends instead of pivoting, or of the
+// shorter capsule where two cross.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -183,6 +184,31 @@ void collideCapsuleCapsule(const Shape& a, const Pose& pa, const Shape& b, const
     }
   }
   addSphereContact(a.radius, closest, margin, 0, out);
+  // Crossing axes: the two ends of the shorter segment as well, when they are within the margin.
+  // A single closest point lets a short capsule pivot about it and sink an end into the other (a
+  // chain link wound on a bar, each link a chord touching at its middle).
+  const bool a_shorter = ha <= hb;
+  const Vec3& c_short = a_shorter ? ca : cb;
+  const Vec3& u_short = a_shorter ? ua : ub;
+  const double h_short = a_shorter ? ha : hb;
+  const double s_closest = a_shorter ? s : t;
+  const double merge = 1e-3 * std::min(a.radius, b.radius);
+  for (std::uint32_t end = 0; end < 2; ++end) {
+    const double at = end == 0 ? -h_short : h_short;
+    if (std::abs(at - s_closest) <= merge) continue;  // the closest point is this end
+    const Vec3 p = c_short + at * u_short;
+    if (a_shorter) {
+      addSphereContact(a.radius, capsuleSurfaceFrom(p, cb, ub, hb, b.radius, fallback), margin,
+                       3 + end, out);
+    } else {
+      // b's end sphere against a: a's surface point, turned into the manifold's b-to-a normal
+      // with the same midway point addSphereContact puts between the two surfaces.
+      const SurfacePoint on_a = capsuleSurfaceFrom(p, ca, ua, ha, a.radius, -fallback);
+      const double gap = on_a.distance - b.radius;
+      addSphereContact(b.radius, {on_a.point + gap * on_a.normal, -on_a.normal, on_a.distance},
+                       margin, 3 + end, out);
+    }
+  }
 }
 
 void collideCapsuleBox(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,

@@ -7,8 +7,9 @@
 // The paper gives masses and counts but no geometry, so the shapes here are simple stand-ins
 // (capsule links, boxes, spheres, cylinders); each builder's comment says what was chosen and
 // what is simplified.  Common choices:
-//   - the paper's chain and cable joints (universal joints; "near-inextensible 6-DOF joints that
-//     bend and twist") are rigid ball joints here: inextensible, free to bend and twist;
+//   - the paper's chain joints are universal joints here too (chainwrap, chaindrop); its cable
+//     joints ("near-inextensible 6-DOF joints that bend and twist") are rigid ball joints:
+//     inextensible, free to bend and twist;
 //   - links are capsules whose caps end at the joint points, so neighbours overlap only where
 //     they are joined (joined bodies do not collide);
 //   - bodies are added in structural order (a chain's links one after another, the truck's 22
@@ -23,13 +24,15 @@
 // spinner run to the end; the chain drop runs its 600 steps, bpp running out of pivots in most
 // of them (PGS-SM then takes over); the log tower stands until the ball hits it and stops at
 // step 238 (logs 14 cm into each other); the rock pile stops at step 172 (a rock 10 cm into
-// the shovel; bpp at its pivot cap in 150 of the steps); the chain wrap stops within 20-30
-// steps and the net with the truck at the catch (step 30), with converged solves:
-//   - chainwrap: the links clear the bar by 2 mm, so no contact exists at the first step and
-//     the load falls; each wound link then touches the bar at one point, its middle, and a
-//     polygon of such chords can fold inward at first order (joints in, middles out), so the
-//     chain slides into the bar by a few centimetres a step (also with 0.25 turns; with none,
-//     chainwrap:wraps=0, the swinging load runs its 400 steps);
+// the shovel; bpp at its pivot cap in 150 of the steps); the chain wrap stops at step 32 and
+// the net with the truck at the catch (step 30), with converged solves:
+//   - chainwrap: until 2026-11-26 the links cleared the bar by 2 mm (the 500 kg box fell freely
+//     while the helix tightened) and each wound link touched the bar at one point, its middle,
+//     so a polygon of such chords could fold inward (joints in, middles out) and the chain slid
+//     into the bar (steps 15-23).  Now the chain starts taut and capsule-capsule contact also
+//     reports the shorter capsule's two ends within the margin, so each link is held at its
+//     middle and ends; bpp stops at step 32 on the second-last link 3 cm into the box, as the
+//     chain's end whips under the swinging box;
 //   - nettruck: a wheel is found 3-15 cm into a 3 cm net link when the net pulls taut, also
 //     with the truck dropped from 2 cm, with compliant net joints (1e5-1e7 N/m) and with
 //     spherical wheels.  Until capsule-cylinder contact had both segment ends (it was GJK's
@@ -113,12 +116,14 @@ Quat alongZ(Vec3 direction) {
 }
 
 /// Cable or chain links: one capsule of `radius` and `mass` from each point to the next (the caps
-/// end at the points), ball joints between consecutive links at the inner points.  Returns the
+/// end at the points), `joint` joints (ball or universal) between consecutive links at the inner
+/// points, a universal joint's shaft along the mean of the two links' directions.  Returns the
 /// links' bodies in order.  The ends are left free for the caller to attach.
 struct LinkStyle {
   double radius = 0.01;
   double mass = 0.1;
   Material material;
+  JointType joint = JointType::Ball;
 };
 
 std::vector<int> addChain(Model& m, const std::string& prefix, const std::vector<Vec3>& points,
@@ -134,7 +139,11 @@ std::vector<int> addChain(Model& m, const std::string& prefix, const std::vector
     const Shape capsule = Shape::capsule(style.radius, 0.5 * length - style.radius);
     const int body = addSolid(m, prefix + std::to_string(k), capsule, style.mass,
                               Pose{0.5 * (points[k] + points[k + 1]), alongZ(d)}, style.material);
-    if (!links.empty()) m.addJointAtWorld(JointType::Ball, body, links.back(), points[k]);
+    if (!links.empty()) {
+      const Vec3 shaft = (points[k] - points[k - 1]).normalized() + d / length;
+      m.addJointAtWorld(style.joint, body, links.back(), points[k],
+                        shaft.norm() > 1e-6 ? shaft : d);
+    }
     links.push_back(body);
   }
   return links;
@@ -191,20 +200,21 @@ void weldToDrive(Model& m, int body, int drive, const Vec3& anchor, double stiff
 
 // ---------------------------------------------------------------------------------------------
 // chainwrap: a chain of `links` (100) links of 0.25 kg (capsules r = 2.5 cm, 10 cm between
-// joints: a 10 m chain) wound `wraps` (1.25) turns around a static horizontal bar (a capsule
-// r = 15 cm along y, like a winch drum) and hanging from it (8.5 m) with a box of `load` kg (500;
-// a 0.5 m cube at 4000 kg/m^3) on a ball joint at its free end.  The chain's other end is fixed to
-// the world on the bar (a ball joint), as a winch cable is fixed to its drum; the wound turns are
-// a helix whose pitch (10 cm a turn) keeps the turns apart, the links clear the bar by 2 mm, and
-// the chain leaves the bar tangentially on its +x side.  The hanging part and the box start
-// swinging in the x-z plane as one pendulum about the point where the chain leaves the bar, the box
-// at `swing` m/s (1), so the chain slides and lifts on the bar.  Ground at z = 0, 0.5 m below the
-// box; mu = 0.5. Simplified: the paper's universal joints are ball joints (the links can also
-// twist); the paper does not say where the chain's other end is held.  Bodies: links + 1 (101 at
-// the default), joints: links + 1 ball joints (the world anchor, links - 1 between links, the box).
-// Runs (default size, 400 steps): subadmm, bpp and schur-bpp stop within 25 steps on a link
-// pressed more than 2.5 cm (half a link's diameter) into the bar or into the next turn, under
-// the 4.9 kN load; with wraps = 0 (no bar contact) and swing = 0 bpp runs all 400 steps.
+// universal joints: a 10 m chain) wound `wraps` (1.25) turns around a static horizontal bar (a
+// capsule r = 15 cm along y, like a winch drum) and hanging from it (8.5 m) with a box of `load`
+// kg (500; a 0.5 m cube at 4000 kg/m^3) on a ball joint at its free end.  The chain's other end is
+// fixed to the world on the bar (a ball joint), as a winch cable is fixed to its drum; the wound
+// turns are a helix whose pitch (10 cm a turn) keeps the turns apart, the links' middles touch the
+// bar (the chain starts taut: with 2 mm of clearance the 500 kg box fell freely for 3 steps while
+// the helix tightened, and bpp stopped at step 23 instead of 32), and the chain leaves the bar
+// tangentially on its +x side.  The hanging part and the box start swinging in the x-z plane as
+// one pendulum about the point where the chain leaves the bar, the box at `swing` m/s (1), so the
+// chain slides and lifts on the bar.  Ground at z = 0, 0.5 m below the box; mu = 0.5.
+// Simplified: the paper does not say where the chain's other end is held.  Bodies: links + 1 (101
+// at the default), joints: links - 1 universal joints between links (shaft along the mean of the
+// two links' directions) and 2 ball joints (the world anchor, the box).
+// Runs (default size, 200 steps): bpp and schur-bpp stop at step 32 on the second-last link
+// pressed 3 cm into the box, subadmm at step 29 on two links of adjacent turns on the bar.
 Model buildChainWrapScene(const ScenarioParams& p) {
   const int links = p.getInt("links");
   const double load = p.get("load"), wraps = p.get("wraps"), swing = p.get("swing");
@@ -213,7 +223,7 @@ Model buildChainWrapScene(const ScenarioParams& p) {
   addGround(m, mu);
 
   const double link = 0.1, radius = 0.025, link_mass = 0.25;
-  const double bar_radius = 0.15, pitch = 0.1, clearance = 0.002;
+  const double bar_radius = 0.15, pitch = 0.1, clearance = 0.0;
   // The joint points lie on a helix of radius rc about the bar's axis: consecutive points are
   // `link` apart and dtheta apart in angle, and each link's middle clears the bar by
   // `clearance`: rc cos(dtheta / 2) = bar_radius + radius + clearance.
@@ -251,7 +261,7 @@ Model buildChainWrapScene(const ScenarioParams& p) {
   const Vec3 leave = points.back();
   for (int k = 1; k <= hanging; ++k) points.push_back(leave - Vec3(0, 0, k * link));
 
-  const LinkStyle style{radius, link_mass, {mu}};
+  const LinkStyle style{radius, link_mass, {mu}, JointType::Universal};
   const std::vector<int> chain = addChain(m, "link", points, style);
   m.addJointAtWorld(JointType::Ball, chain.front(), -1, points.front());
 
@@ -278,17 +288,17 @@ Model buildChainWrapScene(const ScenarioParams& p) {
 
 // ---------------------------------------------------------------------------------------------
 // chaindrop: a chain of `links` (250) links of 0.25 kg (capsules r = 2.5 cm, 10 cm between
-// joints, ball joints) dropped from `height` (5 cm) onto a static ramp (a box, 0.2 m thick)
+// joints, universal joints) dropped from `height` (5 cm) onto a static ramp (a box, 0.2 m thick)
 // inclined by `angle` (20 degrees), with mu = `mu` (0.35) so that tan(angle) is just above mu:
 // a sliding chain would accelerate at 0.13 m/s^2.  The chain lies flat as a serpentine of rows
 // of `row_links` (25) links across the slope joined by one-link turns (rows 10 cm apart),
 // starting 0.3 m below the ramp's upper edge; the ramp runs 2 m beyond the serpentine.
-// Simplified: universal joints are ball joints; the paper's chain is dropped in a heap, here as
-// a flat serpentine.  Bodies: links, joints: links - 1 ball joints.
-// Not as the paper's: ball joints leave each link free to turn about its own axis, so the links
-// across the slope roll down it instead of sliding (measured with bpp, subadmm and box-pgs alike:
-// v = omega r, 2.1 m/s^2, near a rolling cylinder's (2/3) g sin 20 deg = 2.24 m/s^2; 57 rad/s
-// about a link's axis at step 40).  Universal joints, which subsim does not have yet, stop that.
+// Simplified: the paper's chain is dropped in a heap, here as a flat serpentine.  Bodies: links,
+// joints: links - 1 universal joints.
+// Not as the paper's: a straight row of capsules on universal joints is one rigid cylinder about
+// its axis, so the rows across the slope roll down it instead of sliding (measured with bpp:
+// 29 rad/s about a link's axis at step 40, as with ball joints before).  The paper's links are
+// not round; box-shaped links would slide.
 Model buildChainDropScene(const ScenarioParams& p) {
   const int links = p.getInt("links"), row_links = p.getInt("row_links");
   const double angle = degrees(p.get("angle")), mu = p.get("mu"), drop = p.get("height");
@@ -323,7 +333,7 @@ Model buildChainDropScene(const ScenarioParams& p) {
     }
     points.push_back(top + tilt * Vec3(u, v, w));
   }
-  addChain(m, "link", points, LinkStyle{radius, link_mass, {mu}});
+  addChain(m, "link", points, LinkStyle{radius, link_mass, {mu}, JointType::Universal});
   return m;
 }
 
