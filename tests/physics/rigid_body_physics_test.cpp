@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "subsim/metrics/step_metrics.hpp"
+#include "subsim/model/integrator.hpp"
 #include "test_support.hpp"
 
 namespace subsim {
@@ -165,6 +166,24 @@ TEST(Spinner, TorqueFreeBodyKeepsItsAngularMomentum) {
   EXPECT_LT(worst, 0.05);
   EXPECT_LT(worst_energy, 1e-6);  // the body-frame midpoint rule keeps it (integrator.hpp)
   EXPECT_TRUE(flipped);
+}
+
+TEST(Spinner, GyroscopicEndVelocityKeepsEnergyAndMomentumAtAnySpeed) {
+  // The body-frame midpoint rule keeps 1/2 w.I w and |I w| exactly; where Newton gives up (h |w|
+  // far beyond a radian a step) the velocity is returned unchanged, which keeps them too.
+  Body body = namedBody("box", BodyKind::Dynamic, 1.0);
+  body.inertia = Vec3(0.01, 0.05, 0.08).asDiagonal();
+  const Quat q = Quat(0.3, -0.5, 0.7, 0.4).normalized();
+  for (const double speed : {0.1, 3.0, 30.0, 300.0, 3e3, 3e4}) {
+    const Vec3 w = speed * Vec3(0.6, -0.48, 0.64);
+    const Vec3 w1 = gyroscopicEndVelocity(body, q, w, 0.01);
+    const Vec3 b0 = q.conjugate() * w, b1 = q.conjugate() * w1;
+    EXPECT_NEAR(b1.dot(body.inertia * b1) / b0.dot(body.inertia * b0), 1.0, 1e-9) << speed;
+    EXPECT_NEAR((body.inertia * b1).norm() / (body.inertia * b0).norm(), 1.0, 1e-9) << speed;
+    if (speed <= 30.0) {
+      EXPECT_GT((w1 - w).norm(), 1e-6 * speed) << "no gyroscopic change at " << speed;
+    }
+  }
 }
 
 TEST(Spinner, TumblingRodNeitherGainsNorLosesEnergy) {

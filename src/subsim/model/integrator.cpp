@@ -20,6 +20,7 @@ Vec3 gyroscopicEndVelocity(const Body& body, const Quat& orientation, const Vec3
   const Vec3 w_b = orientation.conjugate() * w;
   // F(x) = I (x - w_b) + h m x I m,  m = (w_b + x) / 2;  dF/dx = I + h/2 ([m]x I - [I m]x).
   Vec3 x = w_b;
+  double step = 0.0;
   for (int it = 0; it < 20; ++it) {
     const Vec3 m = 0.5 * (w_b + x);
     const Vec3 Im = I * m;
@@ -27,10 +28,13 @@ Vec3 gyroscopicEndVelocity(const Body& body, const Quat& orientation, const Vec3
     const Mat3 dF = I + 0.5 * h * (skew(m) * I - skew(Im));
     const Vec3 dx = dF.partialPivLu().solve(F);
     x -= dx;
-    if (!x.allFinite()) break;
-    if (dx.norm() <= 1e-14 * (x.norm() + 1e-300)) return orientation * x;
+    step = dx.norm();
+    if (!(step > 1e-14 * x.norm())) break;  // converged, or not finite
   }
-  return w;
+  // Newton converges quadratically where h |w| is small; a last step still far from round-off
+  // (or non-finite) means it did not: no gyroscopic change rather than a wrong one.
+  const bool converged = x.allFinite() && step <= 1e-8 * (x.norm() + w_b.norm());
+  return converged ? Vec3(orientation * x) : w;
 }
 
 void kinematicTwist(const Body& body, double t, double h, Vec3& linear_velocity,
