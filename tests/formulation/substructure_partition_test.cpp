@@ -80,6 +80,54 @@ TEST(SubstructurePartition, MinimumDegreeGroupsAreValidOnPilesAndChains) {
   }
 }
 
+TEST(SubstructurePartition, SemanticGroupsAreTheDeclaredSubstructures) {
+  // A 10-link pendulum with links 0-3 declared as substructure 5 and links 6-7 as 2: one group
+  // each in order of first appearance, whatever n_max; the undeclared links 4, 5, 8 and 9
+  // follow in index order, n_max = 3 at a time.
+  Model m = buildScenario("pendulum:links=10").model;
+  for (int k = 0; k < 10; ++k) {
+    Body& b = m.bodies[m.findBody("link" + std::to_string(k))];
+    b.substructure = k < 4 ? 5 : (k == 6 || k == 7) ? 2 : -1;
+  }
+  WorldSettings ws;
+  World w(std::move(m), ws);
+  w.step();
+  const StepProblem& p = w.lastProblem();
+  SubstructurePartition part;
+  partitionSubstructures(p, PartitionMethod::Semantic, 3, part);
+  expectValidPartition(p, part, 4, "semantic");
+  ASSERT_EQ(part.num_groups, 4);
+  const std::vector<int> sizes = {4, 2, 3, 1};
+  EXPECT_EQ(part.group_size, sizes);
+  const auto groupOf = [&](int link) {
+    const Body& b = w.model().bodies[w.model().findBody("link" + std::to_string(link))];
+    for (int s = 0; s < p.numSubsystems(); ++s)
+      if (p.subsystems[s].substructure == b.substructure && b.substructure >= 0)
+        return part.group[s];
+    return -2;
+  };
+  EXPECT_EQ(groupOf(0), 0);
+  EXPECT_EQ(groupOf(6), 1);
+  // Without declarations semantic is the sequential partition.
+  World plain = test::worldAfter("pendulum:links=10", 1);
+  SubstructurePartition semantic, sequential;
+  partitionSubstructures(plain.lastProblem(), PartitionMethod::Semantic, 3, semantic);
+  partitionSubstructures(plain.lastProblem(), PartitionMethod::Sequential, 3, sequential);
+  EXPECT_EQ(semantic.group, sequential.group);
+}
+
+TEST(SubstructurePartition, TheTruckIsOneGroupAndEachNetLineAnother) {
+  World w = test::worldAfter("nettruck:cells=4", 1);
+  const StepProblem& p = w.lastProblem();
+  SubstructurePartition part;
+  partitionSubstructures(p, PartitionMethod::Semantic, 16, part);
+  expectValidPartition(p, part, 22, "nettruck");
+  // The truck's 22 bodies, then 2 (cells - 1) = 6 lines of cells x 2 = 8 links.
+  ASSERT_EQ(part.num_groups, 7);
+  EXPECT_EQ(part.group_size[0], 22);
+  for (int g = 1; g < 7; ++g) EXPECT_EQ(part.group_size[g], 8) << g;
+}
+
 TEST(SubstructurePartition, AChainIsCutIntoRunsOfNeighbours) {
   // A 48-link chain's constraint graph is a path: min-degree seeds at an end (degree 1) and
   // grows along it, so the groups are consecutive runs of n_max links and the interface is the

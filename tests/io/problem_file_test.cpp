@@ -105,9 +105,11 @@ void expectBitIdentical(const RecordedProblem& x, const RecordedProblem& y) {
   EXPECT_EQ(bits(x.warm_start.lambda), bits(y.warm_start.lambda));
   EXPECT_EQ(bits(x.solution.vhat), bits(y.solution.vhat));
   EXPECT_EQ(bits(x.solution.lambda), bits(y.solution.lambda));
-  // The optional tree structure (robots).
-  for (std::size_t i = 0; i < p.subsystems.size(); ++i)
+  // The optional tree structure (robots) and declared substructures.
+  for (std::size_t i = 0; i < p.subsystems.size(); ++i) {
     EXPECT_EQ(p.subsystems[i].tree_offset, q.subsystems[i].tree_offset);
+    EXPECT_EQ(p.subsystems[i].substructure, q.subsystems[i].substructure);
+  }
   EXPECT_EQ(p.dof_parent, q.dof_parent);
   ASSERT_EQ(p.tree_bodies.size(), q.tree_bodies.size());
   for (std::size_t b = 0; b < p.tree_bodies.size(); ++b) {
@@ -207,6 +209,27 @@ TEST(ProblemFile, RoundTripKeepsARobotsTreeStructure) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("tree body 0: bad layout"), std::string::npos) << e.what();
   }
+}
+
+TEST(ProblemFile, RoundTripKeepsDeclaredSubstructures) {
+  // The cranes declare theirs (each crane with its cable; the pipe undeclared).
+  const std::vector<RecordedProblem> problems = recordProblems("cranes:cable_links=6", 2, 1);
+  const StepProblem& p = problems[0].problem;
+  int declared = 0, undeclared = 0;
+  for (const Subsystem& s : p.subsystems) (s.substructure >= 0 ? declared : undeclared) += 1;
+  ASSERT_EQ(declared, 2 * (2 + 6));  // base, boom and cable links, twice
+  ASSERT_EQ(undeclared, 1);          // the pipe
+  TempFile file(problemPath());
+  writeProblemFile(file.path, {"cranes:cable_links=6", "subadmm", p.dt}, problems);
+  const ProblemFile read = readProblemFile(file.path);
+  ASSERT_EQ(read.problems.size(), 1u);
+  expectBitIdentical(problems[0], read.problems[0]);
+  EXPECT_EQ(problemHash(read.problems[0].problem), problemHash(p));
+  StepProblem other = p;  // the hash sees them
+  other.subsystems[0].substructure = 7;
+  EXPECT_NE(problemHash(other), problemHash(p));
+  other.subsystems[0].substructure = -2;  // and check() refuses what no scene declares
+  EXPECT_NE(other.check().find("substructure -2"), std::string::npos) << other.check();
 }
 
 TEST(ProblemFile, EmptyProblemsRoundTrip) {

@@ -152,10 +152,12 @@ bodies:
     velocity: [1, 0, 0]
     angular_velocity: [0, 0, 4]
     position: [0, 0, 1]
+    substructure: manipulator
     shapes:
       - {type: cylinder, radius: 0.1, length: 0.5, position: [0, 0, 0.2],
          orientation: [0, 1, 0, 0], group: 4, mask: 4294967295}
   - name: hand
+    substructure: manipulator
     density: 1000
     inertia: [0.1, 0.2, 0.3]
     position: [0, 0, 2]
@@ -210,6 +212,10 @@ friction:
   EXPECT_NEAR(hand.mass, 1000 * 4.0 / 3.0 * std::numbers::pi * 1e-3, 1e-12);
   EXPECT_EQ(hand.inertia, Vec3(0.1, 0.2, 0.3).asDiagonal().toDenseMatrix());
   EXPECT_TRUE(bodyNamed(m, "ghost").shapes.empty());
+  // Bodies naming one substructure share it; the others have none.
+  EXPECT_EQ(arm.substructure, 0);
+  EXPECT_EQ(hand.substructure, 0);
+  EXPECT_EQ(bodyNamed(m, "ghost").substructure, -1);
 
   ASSERT_EQ(m.joints.size(), 3u);
   const Joint& shoulder = m.joints[0];

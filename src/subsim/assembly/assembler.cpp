@@ -78,6 +78,8 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
       }
       continue;
     }
+    if (!partition.bodies[s].empty())
+      problem.subsystems[sub].substructure = model.bodies[partition.bodies[s].front()].substructure;
     auto A = problem.A(sub);
     auto b = problem.bBlock(sub);
     auto M = problem.M(sub);

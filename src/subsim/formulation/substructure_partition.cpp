@@ -1,6 +1,7 @@
 #include "subsim/formulation/substructure_partition.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace subsim {
 
@@ -109,15 +110,34 @@ void minimumDegree(const StepProblem& p, int n_max, SubstructurePartition& out) 
   out.num_groups = static_cast<int>(out.group_size.size());
 }
 
-void sequential(const StepProblem& p, int n_max, bool single, SubstructurePartition& out) {
+/// Sequential (semantic = false) or semantic partitioning; `single` puts everything in one group.
+void sequential(const StepProblem& p, int n_max, bool single, bool semantic,
+                SubstructurePartition& out) {
   ConstraintGraph g;
   buildGraph(p, g);
   const int ns = p.numSubsystems();
   out.group.assign(ns, -1);
   out.group_size.clear();
+  // Declared substructures first, one group each in order of first appearance.
+  std::vector<std::pair<int, int>> declared;  // (substructure, group), sorted by substructure
+  if (semantic) {
+    for (int i = 0; i < ns; ++i) {
+      const int label = p.subsystems[i].substructure;
+      if (!g.constrained[i] || label < 0) continue;
+      auto it = std::lower_bound(declared.begin(), declared.end(), std::make_pair(label, -1));
+      if (it == declared.end() || it->first != label) {
+        it = declared.insert(it, {label, static_cast<int>(out.group_size.size())});
+        out.group_size.push_back(0);
+      }
+      out.group[i] = it->second;
+      ++out.group_size[it->second];
+    }
+  }
+  const int first_undeclared = static_cast<int>(out.group_size.size());
   for (int i = 0; i < ns; ++i) {
-    if (!g.constrained[i]) continue;
-    if (out.group_size.empty() || (!single && out.group_size.back() >= n_max))
+    if (!g.constrained[i] || out.group[i] >= 0) continue;
+    if (static_cast<int>(out.group_size.size()) == first_undeclared ||
+        (!single && out.group_size.back() >= n_max))
       out.group_size.push_back(0);
     out.group[i] = static_cast<int>(out.group_size.size()) - 1;
     ++out.group_size.back();
@@ -133,7 +153,8 @@ void partitionSubstructures(const StepProblem& p, PartitionMethod method, int n_
   if (method == PartitionMethod::MinimumDegree)
     minimumDegree(p, n_max, out);
   else
-    sequential(p, n_max, method == PartitionMethod::Single, out);
+    sequential(p, n_max, method == PartitionMethod::Single, method == PartitionMethod::Semantic,
+               out);
 
   // Constraints and rows: internal to the group of all their subsystems, else the interface.
   const int nc = p.numConstraints();

@@ -19,8 +19,11 @@
 //                 subsystem and is internal to its group;
 //   free bodies   (a subsystem no constraint touches) belong to no group: they have no rows.
 // Sequential partitioning (a semantic partition for chains, cables and nets built in order):
-// the constrained subsystems in index order, n_max at a time.  One group: every constraint is
-// internal, which is the whole-system solve.
+// the constrained subsystems in index order, n_max at a time.  Semantic partitioning (the paper's
+// "user defined" one): the substructures the scene declares (Subsystem::substructure, from
+// Body::substructure), one group each whatever its size, in order of first appearance; the
+// constrained subsystems a scene leaves undeclared follow in index order, n_max at a time, as in
+// the sequential one.  One group: every constraint is internal, which is the whole-system solve.
 #include <cstdint>
 #include <vector>
 
@@ -28,7 +31,7 @@
 
 namespace subsim {
 
-enum class PartitionMethod : std::uint8_t { MinimumDegree, Sequential, Single };
+enum class PartitionMethod : std::uint8_t { MinimumDegree, Sequential, Semantic, Single };
 
 struct SubstructurePartition {
   std::vector<int> group;  // per subsystem: its group, -1 when no constraint touches it

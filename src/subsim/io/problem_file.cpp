@@ -1,5 +1,6 @@
 #include "subsim/io/problem_file.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -183,6 +184,12 @@ void writeVector(hid_t group, const char* name, const Vector& v, const std::stri
   writeArray(group, name, v.data(), v.size(), 0, context);
 }
 
+// The declared substructures (Subsystem::substructure), written only when some subsystem has one.
+bool hasSubstructures(const StepProblem& p) {
+  return std::any_of(p.subsystems.begin(), p.subsystems.end(),
+                     [](const Subsystem& s) { return s.substructure >= 0; });
+}
+
 bool hasTreeStructure(const StepProblem& p) {
   return !p.dof_parent.empty() || !p.tree_bodies.empty();
 }
@@ -277,6 +284,12 @@ void writeProblem(hid_t g, const RecordedProblem& recorded, const std::string& c
   writeVector(g, "soft_k", p.soft_k, context);
   writeVector(g, "soft_c", p.soft_c, context);
   if (hasTreeStructure(p)) writeTreeStructure(g, p, context);
+  if (hasSubstructures(p)) {
+    std::vector<int> substructure;
+    substructure.reserve(p.subsystems.size());
+    for (const Subsystem& s : p.subsystems) substructure.push_back(s.substructure);
+    writeVector(g, "subsystem_substructure", substructure, context);
+  }
   if (p.has_step_data) writeStepData(g, p, context);
 
   const VecX& vhat = recorded.warm_start.vhat;
@@ -575,6 +588,12 @@ class ProblemFileReader : FileReader {
     p.soft_k = readSized<double>(g, where, "soft_k", p.e.size());
     p.soft_c = readSized<double>(g, where, "soft_c", p.e.size());
     if (H5Lexists(g, "dof_parent", H5P_DEFAULT) > 0) readTreeStructure(g, where, p);
+    if (H5Lexists(g, "subsystem_substructure", H5P_DEFAULT) > 0) {
+      const std::vector<int> substructure =
+          readSized<int>(g, where, "subsystem_substructure", p.subsystems.size());
+      for (std::size_t i = 0; i < p.subsystems.size(); ++i)
+        p.subsystems[i].substructure = substructure[i];
+    }
     if (H5Lexists(g, "mass_data", H5P_DEFAULT) > 0) {
       readStepData(g, where, p);
     } else {  // the NCP form only: e is the whole constraint term

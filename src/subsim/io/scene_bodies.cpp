@@ -38,7 +38,7 @@ void SceneBuilder::parseBody(const Node& node, const std::string& path, Model& m
   switch (body.kind) {
     case BodyKind::Dynamic:
       f.allowOnly({"name", "type", "position", "orientation", "shapes", "mass", "density",
-                   "inertia", "velocity", "angular_velocity"},
+                   "inertia", "velocity", "angular_velocity", "substructure"},
                   " for a dynamic body");
       break;
     case BodyKind::Static:
@@ -60,6 +60,13 @@ void SceneBuilder::parseBody(const Node& node, const std::string& path, Model& m
     body.initial_linear_velocity = r_.vec3(*n, f.at("velocity"), "m/s");
   if (const Node* n = f.get("angular_velocity"))
     body.initial_angular_velocity = r_.vec3(*n, f.at("angular_velocity"), "rad/s");
+  if (const Node* n = f.get("substructure")) {
+    // Bodies naming the same substructure share one group of the semantic partition.
+    const std::string label = r_.text(*n, f.at("substructure"), "a substructure name");
+    const auto [it, inserted] =
+        substructure_index_.emplace(label, static_cast<int>(substructure_index_.size()));
+    body.substructure = it->second;
+  }
 
   std::vector<ParsedShape> shapes;
   if (const Node* n = f.get("shapes")) {

@@ -76,6 +76,7 @@ class SceneBuilder {
   // Model::findBody is linear, which would make scenes with many joints quadratic to load.
   std::unordered_map<std::string, int> body_index_;
   std::unordered_map<std::string, std::string> joint_paths_;
+  std::unordered_map<std::string, int> substructure_index_;  // name -> Body::substructure
   std::map<std::pair<int, int>, std::string> friction_paths_;
   std::unordered_map<std::string, std::string> robot_paths_;
 };

@@ -171,6 +171,8 @@ void Model::validate() const {
       fail(at("bodies", i, "velocity"), "expected three finite numbers");
     if (!finite(b.initial_angular_velocity))
       fail(at("bodies", i, "angular_velocity"), "expected three finite numbers");
+    if (b.substructure < -1)
+      fail(at("bodies", i, "substructure"), "expected a substructure index >= 0, or -1 for none");
   }
   for (size_t i = 0; i < shapes.size(); ++i) {
     const BodyShape& s = shapes[i];

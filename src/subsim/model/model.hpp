@@ -35,6 +35,10 @@ struct Body {
   /// Dynamic bodies with the same non-negative group share one subsystem under the default
   /// partition (the ICRA paper groups 4 cable segments per subsystem); -1: a subsystem of its own.
   int subsystem_group = -1;
+  /// The substructure the scene puts this dynamic body in, for the schur solvers' semantic
+  /// partition (`partition=semantic`, formulation/substructure_partition.hpp: a truck, one net
+  /// section, one cable); -1: none (grouped in order, n_max at a time).
+  int substructure = -1;
 };
 
 /// A body with a name, kind and mass; everything else at its default.

@@ -37,7 +37,13 @@ void addNcpForm(Fnv1a64& h, const StepProblem& p) {
   h.add(p.e);
   h.add(p.soft_k);
   h.add(p.soft_c);
-  // The tree structure only when present, so problems without it keep their recorded hashes.
+  // Declared substructures and the tree structure only when present, so problems without them
+  // keep their recorded hashes.
+  for (const Subsystem& s : p.subsystems)
+    if (s.substructure >= 0) {
+      for (const Subsystem& t : p.subsystems) h.add(t.substructure);
+      break;
+    }
   if (!p.dof_parent.empty() || !p.tree_bodies.empty()) {
     for (const Subsystem& s : p.subsystems) h.add(s.tree_offset);
     h.add(p.dof_parent);

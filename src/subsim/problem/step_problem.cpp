@@ -249,6 +249,10 @@ std::string StepProblem::check() const {
       err << "subsystem " << i << ": inconsistent layout";
       return err.str();
     }
+    if (s.substructure < -1) {
+      err << "subsystem " << i << ": substructure " << s.substructure << ", expected -1 or more";
+      return err.str();
+    }
     dof += s.dof;
     a_size += static_cast<size_t>(s.dof) * s.dof;
     const auto Ai = A(i);

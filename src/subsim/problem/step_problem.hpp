@@ -68,6 +68,9 @@ struct Subsystem {
   /// StepProblem::dof_parent.  With it, A_i has branch-induced sparsity (A_i(k, l) = 0 unless one
   /// of k, l is an ancestor of the other), as a joint-space mass matrix has.
   int tree_offset = -1;
+  /// The substructure its model declares (Body::substructure) for the schur solvers' semantic
+  /// partition; -1: none.
+  int substructure = -1;
 };
 
 /// A rigid body of a tree subsystem (AL paper section 4, eq. 40): J_b (6 x dof, row-major at

@@ -149,6 +149,11 @@ std::vector<int> addChain(Model& m, const std::string& prefix, const std::vector
   return links;
 }
 
+/// Puts `bodies` in substructure `label` of the semantic partition (Body::substructure).
+void declareSubstructure(Model& m, const std::vector<int>& bodies, int label) {
+  for (int b : bodies) m.bodies[b].substructure = label;
+}
+
 /// `n` + 1 evenly spaced points from a to b.
 std::vector<Vec3> straightLine(const Vec3& a, const Vec3& b, int n) {
   std::vector<Vec3> points;
@@ -490,7 +495,8 @@ Model buildRockPileScene(const ScenarioParams& p) {
 // the plate by a stiff compliant ball joint (1e6 N/m, critically damped), as a motor with a
 // stiff drive.  The plate starts at the drive's rate and the ball at rest (each link at the
 // velocity interpolated linearly between them), so the cables twist around each other and the
-// ball is spun up through them.  mu = 0.3.
+// ball is spun up through them.  mu = 0.3.  Declared substructures (partition=semantic): one
+// per cable (`links` bodies); the plate and the ball are left undeclared (one group of 2).
 // Simplified: the paper's cable joints (6-DOF, near-inextensible, bending and twisting) are
 // rigid ball joints; the paper does not say how its plate is spun.  Bodies: cables x links + 2
 // dynamic + 1 kinematic pin, joints: cables x (links + 1) ball joints, 1 hinge, 1 compliant ball.
@@ -527,6 +533,7 @@ Model buildCableSpinnerScene(const ScenarioParams& p) {
         addChain(m, "cable" + std::to_string(c) + "_link", straightLine(top, bottom, links),
                  LinkStyle{radius, link_mass, {mu}});
     m.addJointAtWorld(JointType::Ball, chain.front(), plate, top);
+    declareSubstructure(m, chain, c);  // one cable each; the plate and the ball undeclared
     for (int body : chain) {
       Body& b = m.bodies[body];
       const double f = (b.initial_pose.position.z() - bottom_z) / (top_z - bottom_z);
@@ -575,6 +582,8 @@ Model buildCableSpinnerScene(const ScenarioParams& p) {
 // deep at its centre (z = 5 m - sag (1 - (2x/10)^2)(1 - (2y/10)^2)): rigid links cannot stretch,
 // so the slack is in the shape.  Net links do not collide with each other (collision groups);
 // they do with the truck and the ground.  Mass ratio truck : link 40000 : 1.  mu = 0.5.
+// Declared substructures (partition=semantic), as the paper's: the truck (22 bodies) and each
+// net line (c s = 20 links; the paper's sections hold 48-65 bodies).
 // Simplified: the truck's suspension and steering are welds; the paper's stiff (compliant)
 // cable joints are rigid ball joints, so the net gives way only by changing shape (pulling its
 // lines straight, shearing its cells).  Counts with c = cells, s = segments: bodies 22 + 2 (c - 1)
@@ -601,7 +610,8 @@ Model buildNetTruckScene(const ScenarioParams& p) {
     for (double y : {-half_width, half_width}) under = std::max(under, netZ(x, y));
   const Vec3 origin(0, 0, under + drop);
 
-  // The truck first (one substructure in the sequential partition).
+  // The truck first (one substructure in the sequential partition, and declared as one).
+  const int truck_first = static_cast<int>(m.bodies.size());
   const Material steel{mu};
   const auto part = [&](const std::string& name, const Shape& shape, double mass,
                         const Vec3& centre, const Quat& q = Quat::Identity()) {
@@ -643,7 +653,12 @@ Model buildNetTruckScene(const ScenarioParams& p) {
     }
   }
 
-  // The net: x lines (edges along x), then y lines, each line's edges in order.
+  std::vector<int> truck;
+  for (int b = truck_first; b < static_cast<int>(m.bodies.size()); ++b) truck.push_back(b);
+  declareSubstructure(m, truck, 0);
+
+  // The net: x lines (edges along x), then y lines, each line's edges in order; each line one
+  // declared substructure.
   const double cell = span / cells;
   const auto node = [&](int i, int j) {
     const double x = -0.5 * span + i * cell, y = -0.5 * span + j * cell;
@@ -662,6 +677,7 @@ Model buildNetTruckScene(const ScenarioParams& p) {
                                  "_" + std::to_string(e) + "_";
         const std::vector<int> chain =
             addChain(m, name, straightLine(node(i0, j0), node(i1, j1), segments), rope);
+        declareSubstructure(m, chain, 1 + dir * (cells - 1) + (line - 1));
         at_node[i0 * (cells + 1) + j0][2 * dir + 1] = chain.front();
         at_node[i1 * (cells + 1) + j1][2 * dir] = chain.back();
       }
@@ -692,6 +708,8 @@ Model buildNetTruckScene(const ScenarioParams& p) {
 // Simplified: the paper's cranes are detailed mechanisms (tracks, drivetrain, hoist, hooks);
 // here each is two welded boxes, the cables hang straight down and the hooks are ball joints.
 // Bodies: 4 + 1 + 2 cable_links (85), joints: 2 welds + 2 (cable_links + 1) ball joints.
+// Declared substructures (partition=semantic): each crane's base, boom and cable (42 bodies);
+// the pipe undeclared.
 Model buildCranesScene(const ScenarioParams& p) {
   const int cable_links = p.getInt("cable_links");
   const double swing = p.get("swing"), mu = p.get("mu");
@@ -725,6 +743,7 @@ Model buildCranesScene(const ScenarioParams& p) {
         Pose{root + 0.5 * boom_length * u, Quat::FromTwoVectors(Vec3::UnitX(), u).normalized()},
         {mu});
     m.addJointAtWorld(JointType::Weld, boom, base, root);
+    declareSubstructure(m, {base, boom}, static_cast<int>(hoists.size()));
     hoists.emplace_back(boom, top);
   }
   const int pipe =
@@ -739,6 +758,7 @@ Model buildCranesScene(const ScenarioParams& p) {
                  LinkStyle{0.03, 1.0, {mu}});
     m.addJointAtWorld(JointType::Ball, chain.front(), hoists[c].first, top);
     m.addJointAtWorld(JointType::Ball, pipe, chain.back(), hook);
+    declareSubstructure(m, chain, c);  // with its crane; the pipe undeclared
     for (int body : chain) {
       Body& b = m.bodies[body];
       const double f = (top.z() - b.initial_pose.position.z()) / (top.z() - hook.z());

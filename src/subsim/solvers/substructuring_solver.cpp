@@ -22,10 +22,13 @@ const OptionTable<SubstructuringOptions>& SubstructuringSolver::optionTable() {
     t.choice("partition", &O::partition,
              {{"min-degree", PartitionMethod::MinimumDegree},
               {"sequential", PartitionMethod::Sequential},
+              {"semantic", PartitionMethod::Semantic},
               {"single", PartitionMethod::Single}},
              "how bodies are grouped: the paper's minimum-degree Algorithm 2, n_max "
-             "subsystems in index order (chains, cables), or one group")
-        .integer("n_max", &O::n_max, 1, 1000000, "bodies", "bodies per group at most")
+             "subsystems in index order (chains, cables), the substructures the scene declares "
+             "(bodies' substructure; the rest in index order), or one group")
+        .integer("n_max", &O::n_max, 1, 1000000, "bodies",
+                 "bodies per group at most (semantic: per group of undeclared bodies)")
         .integer("k_max", &O::k_max, 0, 1000000, "iterations",
                  "coupling iterations at most; 0: the paper's 10 (fbic: 250)")
         .number("epsilon", &O::epsilon, NumberRange::positive(), "-",
