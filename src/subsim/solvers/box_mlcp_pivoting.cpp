@@ -11,10 +11,6 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 // Judice-Pires: block pivots allowed without a fall in the number of infeasible rows.
 constexpr int kJudicePiresP = 3;
-// The sparse analysis (fill-reducing ordering, elimination tree) costs about as much as this many
-// units of numeric factorisation work (sum_j |L_j|^2) per non-zero analysed: chaindrop's whole
-// system, 2500 rows, 43000 non-zeros: analysis 2.7 ms, factorisation 0.5 ms for 194000 units.
-constexpr double kAnalysisWork = 24.0;
 
 void multiply(const DenseBoxMatrix& a, const VecX& x, VecX& y) {
   y.noalias() = *a.a * x;
@@ -109,22 +105,6 @@ bool BoxMlcpPivoting<Matrix>::factorFree(const Matrix& a, const std::vector<BoxI
       for (int i = 0; i < nf; ++i) dense_free_(i, k) = (*a.a)(free_[i], free_[k]);
     dense_factor_.compute(dense_free_);
     ok = dense_factor_.info() == Eigen::Success;
-  } else if (usePattern(a)) {
-    // [A_FF 0; 0 I] in A's own pattern (tight rows and columns zeroed, their diagonal 1): A's
-    // symbolic analysis, done once per matrix, serves every pivot, which only refactors.
-    position_.assign(n, -1);
-    for (int i = 0; i < nf; ++i) position_[free_[i]] = i;
-    for (int k = 0; k < n; ++k) {
-      SparseMatrixCsc::InnerIterator src(*a.a, k);
-      for (SparseMatrixCsc::InnerIterator it(pattern_, k); it; ++it, ++src)
-        it.valueRef() = position_[k] >= 0 && position_[it.row()] >= 0 ? src.value()
-                        : it.row() == k                               ? 1.0
-                                                                      : 0.0;
-    }
-    pattern_factor_.factorize(pattern_);
-    whole_size_ = true;
-    ok = pattern_factor_.info() == Eigen::Success &&
-         pattern_factor_.vectorD().cwiseAbs().minCoeff() > 0.0;
   } else {
     position_.assign(n, -1);
     for (int i = 0; i < nf; ++i) position_[free_[i]] = i;
@@ -135,12 +115,8 @@ bool BoxMlcpPivoting<Matrix>::factorFree(const Matrix& a, const std::vector<BoxI
     sparse_free_.resize(nf, nf);
     sparse_free_.setFromTriplets(triplets_.begin(), triplets_.end());
     sparse_factor_.compute(sparse_free_);
-    whole_size_ = false;
     ok = sparse_factor_.info() == Eigen::Success &&
          (nf == 0 || sparse_factor_.vectorD().cwiseAbs().minCoeff() > 0.0);
-    // What this costs, for usePattern() to weigh against A's pattern at the next pivot.
-    block_cost_ = sparse_factor_.factorizationWork() +
-                  kAnalysisWork * static_cast<double>(sparse_free_.nonZeros());
   }
   ++result.factorizations;
   has_factor_ = ok;
@@ -149,39 +125,12 @@ bool BoxMlcpPivoting<Matrix>::factorFree(const Matrix& a, const std::vector<BoxI
 }
 
 template <class Matrix>
-bool BoxMlcpPivoting<Matrix>::usePattern(const Matrix& a) {
-  if constexpr (std::is_same_v<Matrix, SparseBoxMatrix>) {
-    // Only once a block has been factored on this matrix (block_cost_ > 0): a solve that needs
-    // one pivot never pays for A's analysis.  A's pattern is analysed once, and used while its
-    // numeric work is below the block's analysis and factorisation: on chains and cables (a
-    // light factor, about 4.5 units per non-zero of A), not on piles (the log tower: 76).
-    if (!(block_cost_ > 0.0)) return false;
-    if (!analyzed_) {
-      pattern_ = *a.a;
-      pattern_factor_.analyzePattern(pattern_);
-      pattern_cost_ = pattern_factor_.factorizationWork();
-      analyzed_ = true;
-    }
-    return pattern_cost_ < block_cost_;
-  } else {
-    (void)a;
-    return false;
-  }
-}
-
-template <class Matrix>
 void BoxMlcpPivoting<Matrix>::solveFreeBlock(MatX& rhs) const {
   if (rhs.size() == 0) return;  // (Eigen's sparse solve offsets a null pointer on 0 columns)
   if constexpr (std::is_same_v<Matrix, DenseBoxMatrix>) {
     dense_factor_.solveInPlace(rhs);
-  } else if (!whole_size_) {
-    rhs = sparse_factor_.solve(rhs);
   } else {
-    // The factor is of the whole-size [A_FF 0; 0 I]: zero rows for the tight ones.
-    MatX full = MatX::Zero(pattern_.rows(), rhs.cols());
-    for (std::size_t i = 0; i < free_.size(); ++i) full.row(free_[i]) = rhs.row(i);
-    full = pattern_factor_.solve(full);
-    for (std::size_t i = 0; i < free_.size(); ++i) rhs.row(i) = full.row(free_[i]);
+    rhs = sparse_factor_.solve(rhs);
   }
 }
 
@@ -202,14 +151,8 @@ bool BoxMlcpPivoting<Matrix>::solveFree(const Matrix& a, const VecX& b, const Ve
   for (int i = 0; i < nf; ++i) xf_[i] = -(b[free_[i]] + w_[free_[i]]);
   if constexpr (std::is_same_v<Matrix, DenseBoxMatrix>) {
     dense_factor_.solveInPlace(xf_);
-  } else if (!whole_size_) {
-    rhs_ = sparse_factor_.solve(xf_);
-    xf_.swap(rhs_);
   } else {
-    rhs_.setZero(n);
-    for (int i = 0; i < nf; ++i) rhs_[free_[i]] = xf_[i];
-    xf_ = pattern_factor_.solve(rhs_);
-    for (int i = 0; i < nf; ++i) rhs_[i] = xf_[free_[i]];
+    rhs_ = sparse_factor_.solve(xf_);
     xf_.swap(rhs_);
   }
   for (int i = 0; i < nf; ++i) x[free_[i]] = xf_[i];

@@ -23,9 +23,7 @@
 // well-conditioned A: on a granular pile, whose contacts outnumber the bodies' DOF (W
 // rank-deficient, only C keeping it definite), it can take hundreds of pivots.  The factor of the
 // last free block is kept: a solve whose free set did not change since the last one reuses it
-// (the schur paper's reuse across coupling iterations).  On a matrix whose first free block's
-// factor is light (chains, cables: little fill) the later pivots factor [A_FF 0; 0 I] in A's own
-// pattern instead, so one symbolic analysis serves them all (chaindrop's bpp 2.3x faster).
+// (the schur paper's reuse across coupling iterations).
 //
 // PGS with subspace minimisation (Silcowitz, Niebe, Erleben, "Projected Gauss-Seidel subspace
 // minimization for interactive rigid body dynamics", 2010; the schur paper's PGS-SM): a few
@@ -44,18 +42,6 @@
 namespace subsim {
 
 enum class BoxIndex : std::uint8_t { Free, Lower, Upper };
-
-/// Eigen's sparse LDL^T with the work of its numeric factorisation, sum_j |L_j|^2 over the
-/// columns of L, known once the pattern is analysed.
-class CountedSparseLdlt : public Eigen::SimplicialLDLT<SparseMatrixCsc> {
- public:
-  double factorizationWork() const {
-    double work = 0.0;
-    for (Eigen::Index j = 0; j < m_nonZerosPerCol.size(); ++j)
-      work += static_cast<double>(m_nonZerosPerCol[j]) * static_cast<double>(m_nonZerosPerCol[j]);
-    return work;
-  }
-};
 
 /// Index sets from x: a row within eta of a finite bound is at it (Lower first), else free.
 void indexSetsFrom(const VecX& x, const VecX& lower, const VecX& upper, double eta,
@@ -111,23 +97,15 @@ class BoxMlcpPivoting {
   /// solveFreeBlock then solves with it (the schur complement's K = A_FF^{-1} G_F^T).
   bool factorFree(const Matrix& a, const std::vector<BoxIndex>& sets, PivotingResult& result);
   const std::vector<int>& freeRows() const { return free_; }
-  /// Whether the last sparse factor was of [A_FF 0; 0 I] in A's pattern (not of A_FF alone).
-  bool factoredInPattern() const { return whole_size_; }
   /// rhs <- A_FF^{-1} rhs, for the free block last factored (rows in freeRows() order).
   void solveFreeBlock(MatX& rhs) const;
   /// Forgets the kept factor (the matrix changed).
-  void invalidate() {
-    factored_.clear(), has_factor_ = analyzed_ = false;
-    block_cost_ = pattern_cost_ = 0.0;
-  }
+  void invalidate() { factored_.clear(), has_factor_ = false; }
 
  private:
   /// x from the index sets: tight rows at their bounds, free rows from the free block's solve.
   bool solveFree(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper,
                  const std::vector<BoxIndex>& sets, VecX& x, PivotingResult& result);
-
-  /// Whether the next sparse factor should be in A's pattern (analysing it the first time).
-  bool usePattern(const Matrix& a);
 
   void fallBack(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper,
                 const PivotingSettings& settings, std::vector<BoxIndex>& sets, VecX& x,
@@ -136,10 +114,6 @@ class BoxMlcpPivoting {
   std::vector<int> free_, factored_;
   std::vector<int> position_;  // row -> index in free_ (or -1)
   bool has_factor_ = false;
-  bool analyzed_ = false;      // pattern_factor_ holds A's symbolic analysis
-  bool whole_size_ = false;    // the last sparse factor is pattern_factor_'s
-  double block_cost_ = 0.0;    // work of the last A_FF factored alone, its analysis included
-  double pattern_cost_ = 0.0;  // numeric work of a factor in A's pattern
   VecX rhs_, w_, xf_, best_x_, start_x_, pivoted_x_;
   std::vector<BoxIndex> best_sets_, pivoted_sets_;
   std::vector<std::uint64_t> seen_;
@@ -148,9 +122,7 @@ class BoxMlcpPivoting {
   Eigen::LDLT<MatX> dense_factor_;
   SparseMatrixCsc sparse_free_;
   std::vector<Eigen::Triplet<double, int>> triplets_;
-  CountedSparseLdlt sparse_factor_;  // of A_FF alone
-  SparseMatrixCsc pattern_;          // [A_FF 0; 0 I] in A's pattern
-  CountedSparseLdlt pattern_factor_;
+  Eigen::SimplicialLDLT<SparseMatrixCsc> sparse_factor_;
 };
 
 extern template class BoxMlcpPivoting<DenseBoxMatrix>;
