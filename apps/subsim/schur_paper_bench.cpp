@@ -66,7 +66,7 @@ const std::vector<PaperScene>& paperScenes() {
        39.2},
       {"cablespinner",
        "Cable spinner",
-       "semantic",
+       "sequential",
        48,
        "semantic (36-48)",
        3.9e7,
