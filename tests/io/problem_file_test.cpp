@@ -179,6 +179,18 @@ TEST(ProblemFile, FileWithoutStepDataReadsAsNcpForm) {
   EXPECT_NE(problemHash(q), problemHash(problems.front().problem));
 }
 
+/// Writes one recorded problem of `scene` to `path` and reads it back: the same bits and hash.
+void expectOneProblemRoundTrips(const std::string& scene,
+                                const std::vector<RecordedProblem>& problems,
+                                const std::string& path) {
+  ASSERT_EQ(problems.size(), 1u);
+  writeProblemFile(path, {scene, "subadmm", problems[0].problem.dt}, problems);
+  const ProblemFile read = readProblemFile(path);
+  ASSERT_EQ(read.problems.size(), 1u);
+  expectBitIdentical(problems[0], read.problems[0]);
+  EXPECT_EQ(problemHash(read.problems[0].problem), problemHash(problems[0].problem));
+}
+
 TEST(ProblemFile, RoundTripKeepsARobotsTreeStructure) {
   const std::vector<RecordedProblem> problems = recordProblems("quadrupeds:robots=2", 40, 1);
   const StepProblem& p = problems[0].problem;
@@ -187,11 +199,7 @@ TEST(ProblemFile, RoundTripKeepsARobotsTreeStructure) {
                           [](const Attachment& a) { return a.body >= 0; }),
             0);
   TempFile file(problemPath());
-  writeProblemFile(file.path, {"quadrupeds:robots=2", "subadmm", p.dt}, problems);
-  const ProblemFile read = readProblemFile(file.path);
-  ASSERT_EQ(read.problems.size(), 1u);
-  expectBitIdentical(problems[0], read.problems[0]);
-  EXPECT_EQ(problemHash(read.problems[0].problem), problemHash(p));
+  expectOneProblemRoundTrips("quadrupeds:robots=2", problems, file.path);
   // The hash sees the tree structure.
   StepProblem other = p;
   other.local_jacobian_data[0] = std::nextafter(other.local_jacobian_data[0], 1e300);
@@ -220,11 +228,7 @@ TEST(ProblemFile, RoundTripKeepsDeclaredSubstructures) {
   ASSERT_EQ(declared, 2 * (2 + 6));  // base, boom and cable links, twice
   ASSERT_EQ(undeclared, 1);          // the pipe
   TempFile file(problemPath());
-  writeProblemFile(file.path, {"cranes:cable_links=6", "subadmm", p.dt}, problems);
-  const ProblemFile read = readProblemFile(file.path);
-  ASSERT_EQ(read.problems.size(), 1u);
-  expectBitIdentical(problems[0], read.problems[0]);
-  EXPECT_EQ(problemHash(read.problems[0].problem), problemHash(p));
+  expectOneProblemRoundTrips("cranes:cable_links=6", problems, file.path);
   StepProblem other = p;  // the hash sees them
   other.subsystems[0].substructure = 7;
   EXPECT_NE(problemHash(other), problemHash(p));
