@@ -124,9 +124,11 @@ TEST(SolveStatus, EverySolverReportsConvergenceAndTheCap) {
     makeSolver(name)->solve(p, settings, capped);
     EXPECT_EQ(capped.stats.status, SolveStatus::IterationCap) << name;
     // The pivoting methods end when no row is infeasible, which is the exact solution: there is
-    // nothing to iterate after it, whatever the tolerance.
+    // nothing to iterate after it, whatever the tolerance.  Lemke counts pivots, which its own
+    // cap (max_pivots) bounds, not the iteration cap.
     const bool exact_end = name == "bpp" || name == "pgs-sm" || name == "schur-bpp" ||
                            name == "schur-pgs-sm" || name == "fbic";
+    if (name == "lemke") continue;
     if (exact_end) {
       EXPECT_LE(capped.stats.iterations, 3) << name;
     } else {

@@ -23,6 +23,7 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
   const std::string& name = GetParam();
   const int steps = test::kSanitized ? 10 : 40;
   EXPECT_EQ(makeSolver(name)->name(), name);
+  const bool dense_lcp = findSolver(name)->formulation == "lcp";
   for (const Scenario& s : builtinScenarios()) {
     // The schur paper's scenes are its stress cases (mass ratios to 40000:1, near-inextensible
     // cables): there the iterative solvers at 60 iterations fail by design, as its Table 3
@@ -31,8 +32,12 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
     // The sphere scenes at 27 spheres, the cable at 64 segments and a coarse 2-piece beam keep
     // the 9 solvers x every scene short (PGS's Delassus build on the full beam's 370-DOF
     // pieces alone takes minutes).
-    const std::string spec = s.name == "granular" || s.name == "stir" ? s.name + ":spheres=27"
+    // The LCP solvers factor their dense step matrix whole (Lemke 1.5 s a step on stir's 630
+    // variables): 8 spheres there.
+    const std::string spheres = dense_lcp ? ":spheres=8" : ":spheres=27";
+    const std::string spec = s.name == "granular" || s.name == "stir" ? s.name + spheres
                              : s.name == "cable"                      ? "cable:segments=64"
+                             : s.name == "spherecube"                 ? "spherecube:side=3"
                              : s.name == "beam" ? "beam:cells=6,pieces=2,across=2"
                                                 : s.name;
     WorldSettings ws;
@@ -44,10 +49,11 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
       if (!r.diverged) continue;
       // The Table II baselines may genuinely fail (the trust-region dogleg stalls at kinks and
       // lets the Panda push spheres 14 mm deep on stir): then the World must have detected and
-      // named it, and refuse to go on.  So may projected Jacobi on the beam, whose interface
-      // rows couple strongly (the ICRA paper's Table I: PJ fails on cable and beam).  Every
-      // other solver must get through.
-      EXPECT_TRUE(name == "ssn" || name == "tr-dogleg" || (name == "pj" && s.name == "beam"))
+      // named it, and refuse to go on.  So may projected Jacobi (on the NCP or on the LCP) on
+      // the beam, whose interface rows couple strongly (the ICRA paper's Table I: PJ fails on
+      // cable and beam).  Every other solver must get through.
+      EXPECT_TRUE(name == "ssn" || name == "tr-dogleg" ||
+                  ((name == "pj" || name == "lcp-pj") && s.name == "beam"))
           << name << " on " << spec << ": " << r.divergence;
       EXPECT_FALSE(r.divergence.empty());
       EXPECT_THROW(w.step(), std::logic_error);
@@ -94,13 +100,20 @@ TEST(SolverRegistry, RegistersRefusesDuplicatesAndForgets) {
 }
 
 TEST(SolverRegistry, KindsAndFormulationsAreThePapers) {
-  const std::set<std::string> newton = {"nnewton", "canal",     "ssn",          "tr-dogleg", "bpp",
-                                        "pgs-sm",  "schur-bpp", "schur-pgs-sm", "fbic"};
+  const std::set<std::string> newton = {"nnewton",       "canal",  "ssn",       "tr-dogleg",
+                                        "bpp",           "pgs-sm", "schur-bpp", "schur-pgs-sm",
+                                        "fbic",          "lemke",  "path",      "fischer-newton",
+                                        "minmap-newton", "lcp-ip"};
   const std::set<std::string> box = {"bpp",       "pgs-sm",       "box-pgs",
                                      "schur-bpp", "schur-pgs-sm", "fbic"};
+  const std::set<std::string> lcp = {"lemke",  "path",    "fischer-newton", "minmap-newton",
+                                     "lcp-ip", "lcp-pgs", "lcp-pj"};
   for (const SolverEntry& e : solverRegistry()) {
     EXPECT_EQ(e.kind == SolverKind::NewtonType, newton.count(e.name) == 1) << e.name;
-    EXPECT_EQ(e.formulation, box.count(e.name) == 1 ? "box-mlcp" : "ncp") << e.name;
+    EXPECT_EQ(e.formulation, box.count(e.name) == 1   ? "box-mlcp"
+                             : lcp.count(e.name) == 1 ? "lcp"
+                                                      : "ncp")
+        << e.name;
     EXPECT_FALSE(e.description.empty()) << e.name;
   }
 }

@@ -18,7 +18,10 @@
 //   "delassus"  the local form W = J A^-1 J^T, q, mu as an operator (delassus_form.hpp), which
 //               PGS, PGS-CG, PJ and NNewton iterate on, built from the NCP form;
 //   "box-mlcp"  the schur paper's box MLCP (box_mlcp_form.hpp), built from the local form, which
-//               bpp, pgs-sm, box-pgs, schur-bpp, schur-pgs-sm and fbic solve.
+//               bpp, pgs-sm, box-pgs, schur-bpp, schur-pgs-sm and fbic solve;
+//   "lcp"       the RPI simulator paper's polyhedral-cone LCPs (polyhedral_lcp_form.hpp), built
+//               from the local form, which lemke, path, fischer-newton, minmap-newton, lcp-ip,
+//               lcp-pgs and lcp-pj solve.
 // See docs/formulations.md for how the box MLCP, LCP and FCLib forms plug in.
 #include "subsim/problem/step_problem.hpp"
 

@@ -99,6 +99,7 @@ void addGranularSpheres(Model& m, int n, double mu);
 /// at `tip_height`, entering from 1.4 cm above the lattice and descending at 0.1 m/s.
 KinematicTrajectory stirringPath(const GranularBox& box, double tip_height);
 Model buildStackScene(const ScenarioParams& p);
+Model buildSphereCubeScene(const ScenarioParams& p);
 Model buildInclineScene(const ScenarioParams& p);
 Model buildPendulumScene(const ScenarioParams& p);
 Model buildSpinnerScene(const ScenarioParams& p);

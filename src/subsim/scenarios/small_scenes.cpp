@@ -28,6 +28,39 @@ Model buildStackScene(const ScenarioParams& p) {
   return m;
 }
 
+Model buildSphereCubeScene(const ScenarioParams& p) {
+  // The RPI simulator paper's 125 spheres stacked in a cube: side x side columns of side spheres
+  // each, every sphere resting on the one below, columns `gap` apart (beyond the contact margin,
+  // so only the columns' own contacts and the ground's enter the problem) in a box as wide.
+  Model m;
+  const double mu = p.get("mu"), r = p.get("radius"), gap = p.get("gap");
+  const int side = p.getInt("side");
+  addGround(m, mu);
+  const double pitch = 2.0 * r + gap, half = 0.5 * side * pitch, height = (2 * side + 1) * r;
+  const double thickness = r;
+  for (int w = 0; w < 4; ++w) {
+    const bool along_x = w < 2;
+    const double offset = (w % 2 == 0 ? 1.0 : -1.0) * (half + 0.5 * thickness);
+    Body wall = namedBody("wall" + std::to_string(w), BodyKind::Static);
+    wall.initial_pose.position =
+        along_x ? Vec3(offset, 0, 0.5 * height) : Vec3(0, offset, 0.5 * height);
+    const Vec3 size = along_x ? Vec3(thickness, 2 * half + 2 * thickness, height)
+                              : Vec3(2 * half + 2 * thickness, thickness, height);
+    m.addShape(m.addBody(wall), Shape::box(0.5 * size), Pose(), mu);
+  }
+  const Shape sphere = Shape::sphere(r);
+  const double mass = 1000.0 * 4.0 / 3.0 * std::numbers::pi * r * r * r;  // water's density
+  for (int k = 0; k < side * side * side; ++k) {
+    const int layer = k / (side * side), i = (k / side) % side, j = k % side;
+    Body b = namedBody("sphere" + std::to_string(k), BodyKind::Dynamic, mass);
+    b.inertia = sphere.unitDensityInertia(mass);
+    b.initial_pose.position =
+        Vec3((i + 0.5) * pitch - half, (j + 0.5) * pitch - half, r + 2.0 * r * layer);
+    m.addShape(m.addBody(b), sphere, Pose(), mu);
+  }
+  return m;
+}
+
 Model buildInclineScene(const ScenarioParams& p) {
   Model m;
   const double mu = p.get("mu");

@@ -333,7 +333,18 @@ StepReport World::step() {
 
   // 3. solve
   const auto t_solve = Clock::now();
-  solver_->solve(problem_, settings_.solver_settings, solution_);
+  try {
+    solver_->solve(problem_, settings_.solver_settings, solution_);
+  } catch (const std::invalid_argument& e) {
+    // A solver that cannot take this step (a dense formulation's size limit, a problem form it
+    // does not solve) says why; the step ends there, as a failed factorisation does.
+    report.contacts = problem_.numContacts();
+    report.constraints = problem_.numConstraints();
+    report.divergence = "the solver '" + settings_.solver + "' cannot solve this step: " + e.what();
+    report.diverged = diverged_ = true;
+    report.step_ms = msSince(t_step);
+    return report;
+  }
   report.solver_ms = msSince(t_solve);
   report.solve_status = solution_.stats.status;
   report.iterations = solution_.stats.iterations;

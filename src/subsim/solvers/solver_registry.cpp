@@ -9,6 +9,7 @@
 #include "subsim/solvers/nnewton_solver.hpp"
 #include "subsim/solvers/pgs_cg_solver.hpp"
 #include "subsim/solvers/pgs_solver.hpp"
+#include "subsim/solvers/polyhedral_lcp_solver.hpp"
 #include "subsim/solvers/projected_jacobi_solver.hpp"
 #include "subsim/solvers/solver.hpp"
 #include "subsim/solvers/subadmm_solver.hpp"
@@ -38,6 +39,7 @@ std::vector<SolverEntry>& registry() {
   using V = AlNewtonSolver::Variant;
   using B = BoxMlcpSolver::Variant;
   using S = SubstructuringSolver::Variant;
+  using L = PolyhedralLcpSolver::Variant;
   // The dual solvers iterate on DelassusForm, which also takes a problem given as W itself.
   const auto dual = [](SolverEntry e) {
     e.local_form = true;
@@ -86,6 +88,30 @@ std::vector<SolverEntry>& registry() {
                                   "force-based interface coupling of substructures (schur paper "
                                   "baseline)",
                                   S::Fbic),
+      // The RPI simulator paper's LCP solvers (its Table 1) on the polyhedral-cone LCPs.
+      dual(entry<PolyhedralLcpSolver>("lemke", K::NewtonType, "lcp",
+                                      "Lemke's pivoting method on the Stewart-Trinkle or "
+                                      "Anitescu-Potra LCP (the rpisim paper)",
+                                      L::Lemke)),
+      dual(entry<PolyhedralLcpSolver>("path", K::NewtonType, "lcp",
+                                      "PATH-style: Fischer-Burmeister Newton, non-monotone line "
+                                      "search, Lemke as fallback",
+                                      L::Path)),
+      dual(entry<PolyhedralLcpSolver>("fischer-newton", K::NewtonType, "lcp",
+                                      "Fischer-Burmeister Newton with line search on the LCP",
+                                      L::FischerNewton)),
+      dual(entry<PolyhedralLcpSolver>("minmap-newton", K::NewtonType, "lcp",
+                                      "min-map Newton with line search on the LCP",
+                                      L::MinMapNewton)),
+      dual(entry<PolyhedralLcpSolver>("lcp-ip", K::NewtonType, "lcp",
+                                      "primal-dual interior point on the LCP (Mehrotra)",
+                                      L::InteriorPoint)),
+      dual(entry<PolyhedralLcpSolver>("lcp-pgs", K::FirstOrder, "lcp",
+                                      "block projected Gauss-Seidel on the LCP (a contact's "
+                                      "block by Lemke)",
+                                      L::Pgs)),
+      dual(entry<PolyhedralLcpSolver>("lcp-pj", K::FirstOrder, "lcp",
+                                      "block projected Jacobi on the LCP, relaxed", L::Pj)),
   };
   return entries;
 }
