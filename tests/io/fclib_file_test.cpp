@@ -325,7 +325,8 @@ TEST(FclibFile, ALocalProblemIsSolvedByTheDualSolversAndRefusedByThePrimalOnes) 
     // [2 .5; .5 3] r_n = (1, 2): r_n = (2, 3.5) / 5.75.  Contact 1 (mu 0.5) has q_t = (0.5, 0),
     // more than mu r_n can hold: it slides, r_t = (-mu r_n, 0).  Contact 2 has q_t = 0: r_t = 0.
     // The box MLCP bounds friction by the previous normal impulse, none here: r_t = 0 (and the
-    // normals need no friction, so they are the same).
+    // normals need no friction, so they are the same).  The LCP solvers' friction polygon has a
+    // vertex along t1 (direction 0), so their sliding friction is the exact cone's here.
     const bool box = e.formulation == "box-mlcp";
     if (!box) {
       EXPECT_LT(evaluateStep(in.problem, sol).contact_natural_map_error, 1e-9);

@@ -48,6 +48,14 @@ KnownLcp randomLcp(int n, int rank, double shift, bool degenerate, unsigned seed
   return k;
 }
 
+LcpNewtonSettings newtonSettings(int iterations, double tolerance, int memory = 1) {
+  LcpNewtonSettings s;
+  s.max_iterations = iterations;
+  s.tolerance = tolerance;
+  s.nonmonotone_memory = memory;
+  return s;
+}
+
 double natural(const MixedLcp& lcp, const VecX& z) {
   return lcp.naturalResidualMax(z);
 }
@@ -118,10 +126,7 @@ TEST(LcpNewton, BothReformulationsConvergeOnPMatrices) {
       const KnownLcp k = randomLcp(40, 20, 0.5, false, seed);
       LcpNewton newton;
       VecX z = VecX::Zero(40);
-      LcpNewtonSettings s;
-      s.max_iterations = 100;
-      s.tolerance = 1e-11;
-      const LcpNewtonResult r = newton.solve(k.lcp, z, f, s);
+      const LcpNewtonResult r = newton.solve(k.lcp, z, f, newtonSettings(100, 1e-11));
       EXPECT_FALSE(r.stalled) << seed;
       EXPECT_LT(r.residual, 1e-11) << seed;
       EXPECT_LT((z - k.z).norm(), 1e-9 * k.z.norm()) << seed;
@@ -134,11 +139,8 @@ TEST(LcpNewton, NonMonotoneSearchReachesMonotoneProblemsSolutions) {
     const KnownLcp k = randomLcp(30, 15, 0.0, true, seed);
     LcpNewton newton;
     VecX z = VecX::Zero(30);
-    LcpNewtonSettings s;
-    s.max_iterations = 200;
-    s.tolerance = 1e-9;
-    s.nonmonotone_memory = 5;
-    const LcpNewtonResult r = newton.solve(k.lcp, z, LcpReformulation::FischerBurmeister, s);
+    const LcpNewtonResult r =
+        newton.solve(k.lcp, z, LcpReformulation::FischerBurmeister, newtonSettings(200, 1e-9, 5));
     EXPECT_LT(r.residual, 1e-9) << seed;
     EXPECT_LT(natural(k.lcp, z), 1e-9) << seed;
   }
@@ -198,10 +200,8 @@ TEST(FreeVariableElimination, MixedProblemsSolutionAgreesWithNewtonOnTheMixedPro
 
   LcpNewton newton;
   VecX zn = VecX::Zero(40);
-  LcpNewtonSettings s;
-  s.max_iterations = 100;
-  s.tolerance = 1e-12;
-  EXPECT_LT(newton.solve(k.lcp, zn, LcpReformulation::MinMap, s).residual, 1e-12);
+  EXPECT_LT(newton.solve(k.lcp, zn, LcpReformulation::MinMap, newtonSettings(100, 1e-12)).residual,
+            1e-12);
   EXPECT_LT((z - zn).norm(), 1e-9 * z.norm());
 
   MixedLcp singular = k.lcp;

@@ -17,9 +17,10 @@ bool FreeVariableElimination::reduce(const MixedLcp& lcp) {
   const double scale = mff.cwiseAbs().maxCoeff();
   const VecX pivots = lu.matrixLU().diagonal();
   if (!(scale > 0.0) || pivots.cwiseAbs().minCoeff() <= 1e-14 * scale) return false;
-  k_ = lu.solve(MatX(lcp.m(free_, comp_)));
   g_ = lu.solve(VecX(lcp.q(free_)));
-  if (nc > 0) {
+  k_.resize(nf, nc);
+  if (nc > 0) {  // (Eigen's triangular solve binds a reference into an empty right-hand side)
+    k_ = lu.solve(MatX(lcp.m(free_, comp_)));
     m_.noalias() -= lcp.m(comp_, free_) * k_;
     q_.noalias() -= lcp.m(comp_, free_) * g_;
   }
@@ -34,7 +35,10 @@ void FreeVariableElimination::expand(const VecX& zc, VecX& z) const {
   const int n = static_cast<int>(free_.size() + comp_.size());
   z.resize(n);
   z(comp_) = zc;
-  if (!free_.empty()) z(free_) = -(g_ + k_ * zc);
+  if (comp_.empty())
+    z(free_) = -g_;
+  else if (!free_.empty())
+    z(free_) = -(g_ + k_ * zc);
 }
 
 }  // namespace subsim

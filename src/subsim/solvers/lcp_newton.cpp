@@ -58,12 +58,22 @@ LcpNewtonResult LcpNewton::solve(const MixedLcp& lcp, VecX& z, LcpReformulation 
   const int n = lcp.size();
   LcpNewtonResult result;
   if (z.size() != n) z.setZero(n);
+  if (n == 0) return result;
   double theta = evaluate(lcp, z, reformulation);
   result.residual = lcp.naturalResidualMax(z, w_);
   merits_.assign(1, theta);
+  const double round_off =
+      64.0 * std::numeric_limits<double>::epsilon() * (1.0 + lcp.q.cwiseAbs().maxCoeff());
   for (int it = 0; it < settings.max_iterations; ++it) {
     if (settings.tolerance > 0.0 && result.residual < settings.tolerance) break;
     if (on_iteration) on_iteration(it);
+    // At round-off no step can decrease the merit: a solution, not a stall; with tolerance 0 the
+    // iterations go on to the cap, as every solver's do, without work.
+    if (result.residual <= round_off) {
+      result.iterations = it + 1;
+      if (history != nullptr) history->push_back(result.residual);
+      continue;
+    }
     // Rows whose Jacobian row is a_i e_i fix their own step; the rest form the dense system.
     active_.clear();
     dz_.setZero(n);

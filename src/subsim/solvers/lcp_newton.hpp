@@ -14,8 +14,10 @@
 // `nonmonotone_memory` merits (1: the monotone line search; more: Grippo-Lampariello-Lucidi's
 // non-monotone search, which PATH uses).  Where the Newton direction gives no step of at least
 // 2^-30 that decreases the merit, the merit's steepest descent -J^T Phi is tried (num4lcp's
-// Fischer-Newton does the same); when neither does, or the Newton system is singular, the method
-// has stalled and stops.
+// Fischer-Newton does the same); when neither does the method has stalled and stops, unless its
+// natural residual is at round-off (64 eps (1 + |q|_inf)): a solution, where it goes on to its
+// iteration cap.  A singular generalised Jacobian gives the Levenberg-Marquardt step of
+// J^T J + 1e-10 |J|^2 I instead of the Newton step.
 // Stopping residual: the natural residual's maximum (MixedLcp::naturalResidual).
 //
 // Allocation: the active system's size changes between iterations, and it is factored dense, so
