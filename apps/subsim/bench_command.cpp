@@ -176,6 +176,8 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
     problem = std::move(recorded.problem);
     warm_start = std::move(recorded.warm_start);
   }
+  // --cold: no warm start (a solver takes impulses of the wrong size as none).
+  if (o.cold) warm_start = StepSolution();
   if (problem.numConstraints() == 0) {
     std::cerr << "subsim: --step: step " << step << " of " << scene.spec
               << " has no constraints to solve; choose another step\n";
@@ -189,7 +191,8 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
   std::ostringstream summary;
   summary << "convergence: " << scene.spec << ", step " << step << " (" << problem.numContacts()
           << " contacts, " << problem.numConstraints() << " constraints, " << problem.numDof()
-          << " DOF), input hash " << hex64(input_hash) << ", threads " << o.threads << "\n";
+          << " DOF), input hash " << hex64(input_hash) << ", threads " << o.threads
+          << (o.cold ? ", cold start" : "") << "\n";
   ::subsim::bench::ConvergenceSettings settings;
   settings.iterations = iterations;
   settings.newton_iterations = o.newton_iterations;

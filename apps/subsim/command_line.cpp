@@ -245,6 +245,9 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
       ->add_option("--newton-iterations", bench.newton_iterations,
                    "--convergence: iterations of Newton-type solvers (default: --iterations / 10)")
       ->check(wholeNumber(1, 100000000));
+  bench_cmd->add_flag("--cold", bench.cold,
+                      "--convergence: start every solver from zero impulses instead of the "
+                      "reference run's warm start (the RPI simulator paper's studies)");
   bench_cmd->add_flag("--no-plot", bench.no_plot,
                       "--convergence, --scaling: write only PREFIX.csv (no python3/matplotlib "
                       "needed)");

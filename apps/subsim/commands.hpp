@@ -48,6 +48,7 @@ struct BenchOptions {
   std::optional<int> step;               // --convergence: default the middle of the run
   std::optional<int> newton_iterations;  // --convergence: default iterations / 10
   bool no_plot = false;                  // --convergence: the CSV only
+  bool cold = false;                     // --convergence: every solver from zero impulses
   std::string save_problems;             // --problems: write the recorded run to this HDF5 file
   bool scaling = false;                  // SubADMM time against size (stir, cable), no scenes
   std::optional<int> replay;  // --problems: replay this many recorded problems, evenly spaced

@@ -42,7 +42,7 @@ void checkScaling(const BenchOptions& o) {
   if (!o.scenes.empty())
     throw OptionError(
         "--scaling runs its own sweeps (stir spheres, cable segments): give no scenes");
-  if (o.solvers || o.problems || o.convergence || o.step || o.newton_iterations ||
+  if (o.solvers || o.problems || o.convergence || o.step || o.newton_iterations || o.cold ||
       !o.save_problems.empty() || o.paper_table || o.replay || !o.solver_options.empty())
     throw OptionError(
         "--scaling measures SubADMM alone: it takes --iterations, --steps, --threads, --output "
@@ -54,7 +54,7 @@ void checkPaperTable(const BenchOptions& o) {
   if (!o.scenes.empty())
     throw OptionError("--paper-table runs the paper's scenes (stir, cable, beam): give no scenes");
   if (o.iterations || o.convergence || o.scaling || o.step || o.newton_iterations || o.no_plot ||
-      o.penetration_limit || !o.save_problems.empty() || !o.solver_options.empty())
+      o.cold || o.penetration_limit || !o.save_problems.empty() || !o.solver_options.empty())
     throw OptionError(
         "--paper-table fixes the scenes, the levels 30/60/90 and the replay mode: it takes "
         "--solvers, --steps, --replay, --threads, --reference-solver, --reference-iterations, "
@@ -68,9 +68,10 @@ void checkMatrix(const BenchOptions& o) {
   if (!isKnownSolver(o.reference_solver))
     throw OptionError("--reference-solver: unknown solver '" + o.reference_solver +
                       "' (known: " + knownSolvers() + ")");
-  if (!o.convergence && (o.step || o.newton_iterations || o.no_plot))
+  if (!o.convergence && (o.step || o.newton_iterations || o.no_plot || o.cold))
     throw OptionError(std::string(o.step                ? "--step"
                                   : o.newton_iterations ? "--newton-iterations"
+                                  : o.cold              ? "--cold"
                                                         : "--no-plot") +
                       " applies only with --convergence" + (o.no_plot ? " or --scaling" : ""));
   if (o.convergence && o.scenes.size() != 1)
@@ -320,8 +321,8 @@ void checkPaper(const BenchOptions& o) {
   if (!o.scenes.empty())
     throw OptionError("--paper " + *o.paper + " runs the paper's scenes: give no scenes");
   if (o.iterations || o.problems || o.convergence || o.scaling || o.paper_table || o.step ||
-      o.newton_iterations || o.no_plot || o.penetration_limit || !o.save_problems.empty() ||
-      o.replay || o.reference_iterations || !o.solver_options.empty())
+      o.newton_iterations || o.no_plot || o.cold || o.penetration_limit ||
+      !o.save_problems.empty() || o.replay || o.reference_iterations || !o.solver_options.empty())
     throw OptionError("--paper " + *o.paper +
                       " fixes the scenes and each solver's settings (the paper's Table 1): it "
                       "takes --solvers, --steps, --threads, --format and --output only");

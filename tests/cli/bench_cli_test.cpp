@@ -457,6 +457,32 @@ TEST(BenchCli, ConvergenceGivesNewtonTypeSolversATenth) {
   std::remove((prefix + ".png").c_str());
 }
 
+TEST(BenchCli, ConvergenceFromAColdStartBeginsFartherFromTheSolution) {
+  // The same step of a box stack, from the reference run's warm start and from zero impulses:
+  // block PGS on the Stewart-Trinkle LCP starts far from the solution only when cold.
+  const auto firstResidual = [](const std::string& extra) {
+    const std::string prefix = tempPath("conv_cold");
+    const Result r =
+        run("bench stack:boxes=3 --convergence --step 3 --solvers lcp-pgs "
+            "--iterations 4 --no-plot --output " +
+            prefix + extra);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(contains(r.out, "cold start"), !extra.empty()) << r.out;
+    std::istringstream csv(readFile(prefix + ".csv"));
+    std::string line;
+    double first = -1.0;
+    while (std::getline(csv, line))
+      if (first < 0.0 && contains(line, "lcp-pgs,1,LCP natural residual max,"))
+        first = std::stod(line.substr(line.rfind(',', line.rfind(',') - 1) + 1));
+    std::remove((prefix + ".csv").c_str());
+    return first;
+  };
+  const double warm = firstResidual(""), cold = firstResidual(" --cold");
+  ASSERT_GE(warm, 0.0);
+  ASSERT_GE(cold, 0.0);
+  EXPECT_GT(cold, 10.0 * warm);
+}
+
 TEST(BenchCli, ConvergenceDrawsAPng) {
   if (!matplotlibAvailable()) GTEST_SKIP() << "python3 cannot import matplotlib";
   const std::string prefix = tempPath("conv_png");
