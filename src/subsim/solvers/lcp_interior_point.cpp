@@ -33,6 +33,8 @@ LcpInteriorPointResult solveLcpInteriorPoint(const RowMajorMatX& m, const VecX& 
   z.setOnes(n);
   VecX w = VecX::Ones(n);
   const double scale = std::max(1.0, m.cwiseAbs().maxCoeff());
+  const double round_off =
+      64.0 * std::numeric_limits<double>::epsilon() * (1.0 + q.cwiseAbs().maxCoeff());
   MatX h(n, n);
   Eigen::PartialPivLU<MatX> lu;
   VecX r(n), dz(n), dw(n), dz_aff(n), dw_aff(n), rhs(n);
@@ -41,6 +43,13 @@ LcpInteriorPointResult solveLcpInteriorPoint(const RowMajorMatX& m, const VecX& 
     result.residual = pureNaturalResidualMax(z, w_true);
     if (tolerance > 0.0 && result.residual < tolerance) break;
     if (on_iteration) on_iteration(it);
+    // At round-off the steps vanish: a solution, not a stall; with tolerance 0 the iterations go
+    // on to the cap without work, as lcp_newton.cpp's do.
+    if (result.residual <= round_off) {
+      result.iterations = it + 1;
+      if (history != nullptr) history->push_back(result.residual);
+      continue;
+    }
     r = w_true - w;
     const double mu = z.dot(w) / n;
     h = m;

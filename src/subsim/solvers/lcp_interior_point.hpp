@@ -8,7 +8,8 @@
 // row, and the longest step that keeps z, w > 0 (times 0.995).  sigma is Mehrotra's heuristic
 // from the affine-scaling step's duality gap, (mu_aff / mu)^3, kept in [1e-4, 0.5].
 // Stopping residual: the natural residual's maximum of z (MixedLcp); the interior iterates reach
-// it to about sqrt(mu), so tight tolerances cost the last few iterations.
+// it to about sqrt(mu), so tight tolerances cost the last few iterations.  Once it is at
+// round-off (64 eps (1 + |q|_inf)) the iterations go on to the cap without work, not as a stall.
 // Mixed problems go through FreeVariableElimination first.  The iterations allocate (a dense LU of
 // n x n each).
 #include <functional>
