@@ -8,7 +8,6 @@
 #include "subsim/problem/step_problem.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/world.hpp"
-#include "subsim/solvers/solver.hpp"
 
 namespace subsim::test {
 
@@ -29,13 +28,6 @@ inline int countKind(const Model& m, BodyKind kind) {
   int n = 0;
   for (const Body& b : m.bodies) n += b.kind == kind ? 1 : 0;
   return n;
-}
-
-/// The registered solvers' names as the error messages list them ("subadmm, fadmm, ...").
-inline std::string knownSolverNames() {
-  std::string known;
-  for (const std::string& name : solverNames()) known += (known.empty() ? "" : ", ") + name;
-  return known;
 }
 
 /// A World on a built-in scene with the given solver settings.

@@ -132,9 +132,7 @@ int singleIterationCount(const std::optional<std::string>& text, const char* mod
 }
 
 std::string knownSolvers() {
-  std::string known;
-  for (const std::string& n : solverNames()) known += (known.empty() ? "" : ", ") + n;
-  return known;
+  return solverNameList();
 }
 
 bool isKnownSolver(const std::string& name) {

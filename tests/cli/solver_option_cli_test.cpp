@@ -7,7 +7,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
-#include "test_support.hpp"
+#include "subsim/solvers/solver.hpp"
 
 namespace {
 
@@ -76,7 +76,7 @@ TEST(CliSolverOptions, BadOptionsAreBadInputWithAMessage) {
        "is subadmm"},
       {"run granular --solver-option admm.relaxation=1",
        "subsim: --solver-option: unknown solver 'admm' in 'admm.relaxation=1' (known: " +
-           subsim::test::knownSolverNames() + ")"},
+           subsim::solverNameList() + ")"},
       {"run granular --relaxation 1.2 --solver-option relaxation=1.3",
        "subsim: --solver-option: option 'relaxation' of subadmm is given twice ('--relaxation "
        "1.2', then 'relaxation=1.3')"},
@@ -101,7 +101,7 @@ TEST(CliSolverOptions, BadOptionsAreBadInputWithAMessage) {
       {"bench --scaling --solver-option relaxation=1", "--scaling measures SubADMM alone"},
       {"bench --paper-table --solver-option relaxation=1", "--paper-table fixes the scenes"},
       {"solvers admm",
-       "subsim: solvers: unknown solver 'admm' (known: " + subsim::test::knownSolverNames() + ")"},
+       "subsim: solvers: unknown solver 'admm' (known: " + subsim::solverNameList() + ")"},
   };
   for (const Case& c : cases) {
     const Result r = run(c.args);

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "subsim/io/scene_file.hpp"
-#include "test_support.hpp"
+#include "subsim/solvers/solver.hpp"
 
 namespace subsim {
 namespace {
@@ -73,7 +73,7 @@ TEST(SceneSolverSection, ErrorsNameFileFieldExpectationAndLine) {
        "scenes/s.yaml: solver: expected a map {name: SOLVER, iterations: N, tolerance: T, options: "
        "{...}} (see docs/scene-format.md), got fadmm (line 1, column 9)"},
       {"solver: {name: admm}", "scenes/s.yaml: solver.name: expected a solver name (known: " +
-                                   test::knownSolverNames() + "), got admm (line 1, column 16)"},
+                                   solverNameList() + "), got admm (line 1, column 16)"},
       {"solver: {name: fadmm, iters: 3}",
        "scenes/s.yaml: solver.iters: unknown key, expected one of: name, iterations, tolerance, "
        "options (line 1, column 23)"},

@@ -15,6 +15,7 @@
 // The common error is the natural merit function: per row |min(z_i, w_i)| on complementary rows
 // (zero exactly at a solution; the box MLCP's natural residual with bounds [0, inf)) and |w_i| on
 // free rows.
+#include <limits>
 #include <vector>
 
 #include "subsim/problem/step_problem.hpp"
@@ -46,6 +47,13 @@ struct MixedLcp {
   /// Its maximum given w = M z + q; NaN when z is not finite.
   double naturalResidualMax(const VecX& z, const VecX& w) const;
 };
+
+/// The natural residual at which an LCP with constant q is solved to round-off, 64 eps
+/// (1 + |q|_inf): the iterative solvers stop improving there without stalling.
+inline double lcpRoundOff(const Eigen::Ref<const VecX>& q) {
+  return 64.0 * std::numeric_limits<double>::epsilon() *
+         (1.0 + (q.size() == 0 ? 0.0 : q.cwiseAbs().maxCoeff()));
+}
 
 /// The natural residual's maximum of a pure LCP (every row complementary) given w = M z + q.
 inline double pureNaturalResidualMax(const Eigen::Ref<const VecX>& z,

@@ -101,7 +101,8 @@ bool PolyhedralLcpForm::build(const StepProblem& p, const PolyhedralLcpSettings&
     for (int e = delassus_.neighbourBegin(j); e < delassus_.neighbourEnd(j); ++e)
       add_block(delassus_.neighbourConstraint(e), delassus_.neighbourBlock(e));
 
-    VecX cj_rhs = Eigen::Map<const VecX>(c_rhs.data() + cj.row_offset, cj.rows);
+    Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> cj_rhs =
+        Eigen::Map<const VecX>(c_rhs.data() + cj.row_offset, cj.rows);
     if (cj.type == ConstraintType::Contact && p.has_step_data) {
       // Replace the NCP form's e_n (speculative) by this formulation's.
       const int r = cj.row_offset;
@@ -200,10 +201,9 @@ void PolyhedralLcpForm::variablesOf(const VecX& lambda, VecX& z) const {
   }
 }
 
-void PolyhedralLcpForm::velocity(const VecX& z, VecX& vhat) const {
-  impulses(z, lambda_);
+void PolyhedralLcpForm::velocity(const VecX& lambda, VecX& vhat) const {
   vhat.setZero(p_->numDof());
-  if (p_->numDof() > 0) delassus_.velocity(lambda_.data(), vhat.data());
+  if (p_->numDof() > 0) delassus_.velocity(lambda.data(), vhat.data());
 }
 
 }  // namespace subsim

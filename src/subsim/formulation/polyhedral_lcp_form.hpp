@@ -76,9 +76,9 @@ class PolyhedralLcpForm {
   /// max(0, -min_k d_k . u_t) (so a solution of the NCP with lambda_t in the polygon maps to a
   /// solution of the LCP).  The warm start and the metrics' canonical z.
   void variablesOf(const VecX& lambda, VecX& z) const;
-  /// vhat = A^-1 (b + J^T lambda(z)); nothing for a problem in local form.
-  void velocity(const VecX& z, VecX& vhat) const;
-  const DelassusForm& delassus() const { return delassus_; }
+  /// vhat = A^-1 (b + J^T lambda) for the NCP impulses lambda (impulses()); nothing for a
+  /// problem in local form.
+  void velocity(const VecX& lambda, VecX& vhat) const;
 
  private:
   /// T_j, rows_j x variableCount(j) row-major, at transform_offset_[j].
@@ -92,7 +92,7 @@ class PolyhedralLcpForm {
   DoubleBuffer transform_;
   std::string error_;
   bool too_large_ = false;
-  mutable VecX lambda_, w_;
+  mutable VecX w_;
 };
 
 /// "stewart-trinkle" or "anitescu-potra".

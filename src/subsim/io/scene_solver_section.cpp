@@ -33,9 +33,7 @@ SceneSolver parseSceneSolver(const Node& node, const std::string& source) {
                             "(see docs/scene-format.md)");
   fields.allowOnly({"name", "iterations", "tolerance", "options"});
   if (const Node* value = fields.get("name")) {
-    std::string known;
-    for (const std::string& n : solverNames()) known += (known.empty() ? "" : ", ") + n;
-    const std::string what = "a solver name (known: " + known + ")";
+    const std::string what = "a solver name (known: " + solverNameList() + ")";
     if (!value->IsScalar() || findSolver(value->Scalar()) == nullptr)
       r.expected(fields.at("name"), what, *value);
     out.name = value->Scalar();

@@ -27,10 +27,6 @@ bool FreeVariableElimination::reduce(const MixedLcp& lcp) {
   return k_.allFinite() && g_.allFinite();
 }
 
-void FreeVariableElimination::restrict(const VecX& z, VecX& zc) const {
-  zc = z(comp_);
-}
-
 void FreeVariableElimination::expand(const VecX& zc, VecX& z) const {
   const int n = static_cast<int>(free_.size() + comp_.size());
   z.resize(n);

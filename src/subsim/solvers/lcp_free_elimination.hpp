@@ -21,8 +21,6 @@ class FreeVariableElimination {
   /// The reduced pure LCP on the complementary variables, in their order in `lcp`.
   const RowMajorMatX& matrix() const { return m_; }
   const VecX& rhs() const { return q_; }
-  /// The complementary part of a full z (a warm start), in the reduced order.
-  void restrict(const VecX& z, VecX& zc) const;
   /// The full z from the reduced solution z_c.
   void expand(const VecX& zc, VecX& z) const;
 

@@ -33,8 +33,7 @@ LcpInteriorPointResult solveLcpInteriorPoint(const RowMajorMatX& m, const VecX& 
   z.setOnes(n);
   VecX w = VecX::Ones(n);
   const double scale = std::max(1.0, m.cwiseAbs().maxCoeff());
-  const double round_off =
-      64.0 * std::numeric_limits<double>::epsilon() * (1.0 + q.cwiseAbs().maxCoeff());
+  const double round_off = lcpRoundOff(q);
   MatX h(n, n);
   Eigen::PartialPivLU<MatX> lu;
   VecX r(n), dz(n), dw(n), dz_aff(n), dw_aff(n), rhs(n);

@@ -62,8 +62,7 @@ LcpNewtonResult LcpNewton::solve(const MixedLcp& lcp, VecX& z, LcpReformulation 
   double theta = evaluate(lcp, z, reformulation);
   result.residual = lcp.naturalResidualMax(z, w_);
   merits_.assign(1, theta);
-  const double round_off =
-      64.0 * std::numeric_limits<double>::epsilon() * (1.0 + lcp.q.cwiseAbs().maxCoeff());
+  const double round_off = lcpRoundOff(lcp.q);
   for (int it = 0; it < settings.max_iterations; ++it) {
     if (settings.tolerance > 0.0 && result.residual < settings.tolerance) break;
     if (on_iteration) on_iteration(it);

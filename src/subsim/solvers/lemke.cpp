@@ -205,7 +205,6 @@ LemkeResult Lemke::solveRegularized(const Eigen::Ref<const RowMajorMatX>& m,
     const double residual = residual_of();
     if (residual < result.residual) {
       result.residual = residual;
-      result.regularization = eps;
       result.status = LemkeStatus::Solved;
       best_ = z;
     }

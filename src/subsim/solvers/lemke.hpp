@@ -28,8 +28,6 @@ const char* lemkeStatusName(LemkeStatus status);
 struct LemkeResult {
   LemkeStatus status = LemkeStatus::Solved;
   int pivots = 0;
-  /// solveRegularized: the eps of M + eps I whose solution was kept (0: M itself).
-  double regularization = 0.0;
   /// solveRegularized: the natural residual's maximum on (M, q) itself.
   double residual = 0.0;
 };

@@ -67,7 +67,6 @@ void PolyhedralLcpSolver::solve(const StepProblem& p, const SolverSettings& sett
                                 StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
   const bool warm = sol.lambda.size() == p.numRows();
-  if (warm) lambda_ = sol.lambda;
   const PolyhedralLcpSettings fs{options_.formulation, options_.directions, options_.compliance,
                                  options_.max_variables};
   SolveStats& st = sol.stats;
@@ -79,7 +78,7 @@ void PolyhedralLcpSolver::solve(const StepProblem& p, const SolverSettings& sett
   const MixedLcp& lcp = form_.lcp();
   const bool cold_method = variant_ == Variant::Lemke || variant_ == Variant::InteriorPoint;
   if (warm && !cold_method)
-    form_.variablesOf(lambda_, z_);
+    form_.variablesOf(sol.lambda, z_);  // the warm start, before the solution replaces it
   else
     z_.setZero(lcp.size());
   DoubleBuffer* history = settings.record_history ? &st.residual_history : nullptr;
@@ -154,7 +153,7 @@ void PolyhedralLcpSolver::solve(const StepProblem& p, const SolverSettings& sett
   lcp.naturalResidual(z_, residual, two_norm);
   if (variant_ == Variant::Lemke && history != nullptr) history->push_back(residual);
   form_.impulses(z_, sol.lambda);
-  form_.velocity(z_, sol.vhat);
+  form_.velocity(sol.lambda, sol.vhat);
   finishStats(sol, iterations, residual, settings, t0);
 }
 

@@ -54,7 +54,6 @@ class PolyhedralLcpSolver final
              StepSolution& solution) override;
 
   static const OptionTable<Options>& optionTable();
-  const PolyhedralLcpForm& form() const { return form_; }
 
  private:
   /// Lemke on the eliminated LCP into z_; false when it failed (z_ then unchanged).
@@ -66,7 +65,7 @@ class PolyhedralLcpSolver final
   Lemke lemke_;
   LcpNewton newton_;
   LcpBlockProjection projection_;
-  VecX z_, zc_, lambda_;
+  VecX z_, zc_;
 };
 
 }  // namespace subsim

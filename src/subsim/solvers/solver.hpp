@@ -169,6 +169,8 @@ const SolverEntry* findSolver(std::string_view name);
 
 /// Names accepted by makeSolver, in the registry's order.
 std::vector<std::string> solverNames();
+/// The same names as the error messages list them: "subadmm, fadmm, ...".
+std::string solverNameList();
 /// Creates a solver by name with `options` applied in order (a later value of an option
 /// overrides an earlier one); std::invalid_argument listing the known names for an unknown
 /// solver, or Solver::setOption's for an unknown option or a bad value.

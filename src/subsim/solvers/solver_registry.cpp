@@ -116,13 +116,13 @@ std::vector<SolverEntry>& registry() {
   return entries;
 }
 
-std::string knownNames() {
+}  // namespace
+
+std::string solverNameList() {
   std::string known;
   for (const SolverEntry& e : registry()) known += (known.empty() ? "" : ", ") + e.name;
   return known;
 }
-
-}  // namespace
 
 const std::vector<SolverEntry>& solverRegistry() {
   return registry();
@@ -134,7 +134,7 @@ void registerSolver(SolverEntry entry) {
     throw std::invalid_argument("registerSolver('" + entry.name + "'): no factory (make)");
   if (findSolver(entry.name) != nullptr)
     throw std::invalid_argument("registerSolver: a solver named '" + entry.name +
-                                "' is registered already (known: " + knownNames() + ")");
+                                "' is registered already (known: " + solverNameList() + ")");
   registry().push_back(std::move(entry));
 }
 
@@ -170,8 +170,8 @@ std::unique_ptr<Solver> makeSolver(std::string_view name, const SolverOptionValu
     for (const SolverOption& o : options) solver->setOption(o.name, o.value);
     return solver;
   }
-  throw std::invalid_argument("unknown solver '" + std::string(name) + "' (known: " + knownNames() +
-                              ")");
+  throw std::invalid_argument("unknown solver '" + std::string(name) +
+                              "' (known: " + solverNameList() + ")");
 }
 
 }  // namespace subsim
