@@ -67,6 +67,7 @@ SANITIZE_LONG := BenchCli.PaperTableHasTableIsShapeWithThePapersFigures|CableSce
 SANITIZE_LONG := $(SANITIZE_LONG)|BeamScene.ACoarseBeamIsPushed|CorotationalFemPhysics.Cantilever
 SANITIZE_LONG := $(SANITIZE_LONG)|CosseratCable.PaperCableIsStableWithSubadmm
 SANITIZE_LONG := $(SANITIZE_LONG)|Cli.TheBeamRunsAtItsOwnIterationCap
+SANITIZE_LONG := $(SANITIZE_LONG)|BenchCli.PaperSchurPrintsTheTablesWithThePapersFigures
 # Five of the seven LCP solvers on every built-in scene (4-5 s each there): lemke and lcp-ip
 # still run them, through the formulation and the free-variable elimination every one of them
 # uses, and the five run one step each in PolyhedralLcp.EverySolverSolvesTheSameStep.

@@ -152,7 +152,11 @@ TEST_P(BilateralKkt, MatchesTheDirectSolve) {
   test::expectMatchesDenseKkt(p, sol, name);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllSolvers, BilateralKkt, ::testing::ValuesIn(solversExcept({"pj"})),
+// COND is left out: its virtual nodes put a compliance 1 / k_v on the joints of rigid links, so
+// it converges to a nearby problem (tests/solvers/cond_solver_test.cpp checks that it tends to
+// the exact one as 1 / k_v, and is exact on FEM nodes).
+INSTANTIATE_TEST_SUITE_P(AllSolvers, BilateralKkt,
+                         ::testing::ValuesIn(solversExcept({"pj", "cond"})),
                          [](const ::testing::TestParamInfo<std::string>& param_info) {
                            std::string n = param_info.param;
                            for (char& ch : n)

@@ -112,6 +112,7 @@ TEST(SolverRegistry, KindsAndFormulationsAreThePapers) {
     EXPECT_EQ(e.kind == SolverKind::NewtonType, newton.count(e.name) == 1) << e.name;
     EXPECT_EQ(e.formulation, box.count(e.name) == 1   ? "box-mlcp"
                              : lcp.count(e.name) == 1 ? "lcp"
+                             : e.name == "cond"       ? "nodal"
                                                       : "ncp")
         << e.name;
     EXPECT_FALSE(e.description.empty()) << e.name;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "subsim/formulation/dense_kernels.hpp"
+
 namespace subsim {
 
 namespace {
@@ -104,6 +106,33 @@ void CompactJacobian::addScaledJTJ(int a, int rows, int dof, double scale, doubl
       for (int l = 0; l < w; ++l) col[cols[l]] += s * row[l];
     }
   }
+}
+
+void CompactJacobian::multiplyBlock(const StepProblem& p, int a, const double* v,
+                                    double* out) const {
+  const Attachment& at = p.attachments[a];
+  if (compact(a))
+    multiply(a, at.rows, v, out);
+  else
+    kernels::multiplyJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, v, out);
+}
+
+void CompactJacobian::addTransposeTimesBlock(const StepProblem& p, int a, const double* w,
+                                             double* out) const {
+  const Attachment& at = p.attachments[a];
+  if (compact(a))
+    addTransposeTimes(a, at.rows, w, out);
+  else
+    kernels::addJTransposeTimes(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, w, out);
+}
+
+void CompactJacobian::addScaledJTJBlock(const StepProblem& p, int a, double scale,
+                                        double* K) const {
+  const Attachment& at = p.attachments[a];
+  if (compact(a))
+    addScaledJTJ(a, at.rows, at.dof, scale, K);
+  else
+    kernels::addScaledJTJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, scale, K);
 }
 
 }  // namespace subsim

@@ -41,6 +41,15 @@ class CompactJacobian {
   /// K += scale J_a^T J_a, K dof x dof column-major.
   void addScaledJTJ(int attachment, int rows, int dof, double scale, double* K) const;
 
+  /// out = J_a v for any block of `p` (the one prepare() scanned): the compact product where the
+  /// block is compact, the dense kernel where it is not.
+  void multiplyBlock(const StepProblem& p, int attachment, const double* v, double* out) const;
+  /// out += J_a^T w for any block of `p`, as multiplyBlock.
+  void addTransposeTimesBlock(const StepProblem& p, int attachment, const double* w,
+                              double* out) const;
+  /// K += scale J_a^T J_a for any block of `p`, as multiplyBlock.
+  void addScaledJTJBlock(const StepProblem& p, int attachment, double scale, double* K) const;
+
  private:
   // Blocks with more nonzero columns (or rows) stay dense: a constraint on a deformable piece
   // touches up to 4 nodes, 12 columns.  Each block has a fixed slot of this many columns.

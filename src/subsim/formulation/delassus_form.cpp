@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "subsim/formulation/dense_kernels.hpp"
-
 namespace subsim {
 
 bool DelassusForm::build(const StepProblem& p, int threads) {
@@ -137,10 +135,7 @@ bool DelassusForm::build(const StepProblem& p, int threads) {
         const int i = aj.subsystem;
         const double* vfree = free_v_.data() + p.subsystems[i].dof_offset;
         double jv[6];
-        if (compact_.compact(a_j))
-          compact_.multiply(a_j, aj.rows, vfree, jv);
-        else
-          kernels::multiplyJ(p.jacobian_data.data() + aj.j_offset, aj.rows, aj.dof, vfree, jv);
+        compact_.multiplyBlock(p, a_j, vfree, jv);
         for (int r = 0; r < c.rows; ++r) c_[o + r] += jv[r];
         for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
           const int a = sub_attachments_[s];
@@ -150,10 +145,7 @@ bool DelassusForm::build(const StepProblem& p, int threads) {
           // W_jk += J_j Y_k, column by column of Y_k (J_j v for v = each column).
           for (int col = 0; col < rk; ++col) {
             const double* yc = Y + static_cast<size_t>(col) * aj.dof;
-            if (compact_.compact(a_j))
-              compact_.multiply(a_j, aj.rows, yc, jv);
-            else
-              kernels::multiplyJ(p.jacobian_data.data() + aj.j_offset, aj.rows, aj.dof, yc, jv);
+            compact_.multiplyBlock(p, a_j, yc, jv);
             for (int r = 0; r < c.rows; ++r) W[r * rk + col] += jv[r];
           }
         }
@@ -270,9 +262,8 @@ void DelassusForm::velocity(const double* lambda, double* vhat) const {
     std::copy_n(p.b.data() + sub.dof_offset, sub.dof, v);
     for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
       const int a = sub_attachments_[s];
-      const Attachment& at = p.attachments[a];
-      kernels::addJTransposeTimes(p.jacobian_data.data() + at.j_offset, at.rows, at.dof,
-                                  lambda + p.constraints[att_constraint_[a]].row_offset, v);
+      compact_.addTransposeTimesBlock(p, a, lambda + p.constraints[att_constraint_[a]].row_offset,
+                                      v);
     }
     Eigen::Map<VecX> vm(v, sub.dof);
     llt_[i].solveInPlace(vm);

@@ -21,7 +21,9 @@
 //               bpp, pgs-sm, box-pgs, schur-bpp, schur-pgs-sm and fbic solve;
 //   "lcp"       the RPI simulator paper's polyhedral-cone LCPs (polyhedral_lcp_form.hpp), built
 //               from the local form, which lemke, path, fischer-newton, minmap-newton, lcp-ip,
-//               lcp-pgs and lcp-pj solve.
+//               lcp-pgs and lcp-pj solve;
+//   "nodal"     COND's nodalized, diagonalized system (contact_nodalization.hpp): a virtual
+//               node per attachment and a diagonal step matrix, which cond iterates on.
 // See docs/formulations.md for how the box MLCP, LCP and FCLib forms plug in.
 #include "subsim/problem/step_problem.hpp"
 

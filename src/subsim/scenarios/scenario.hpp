@@ -105,6 +105,9 @@ Model buildPendulumScene(const ScenarioParams& p);
 Model buildSpinnerScene(const ScenarioParams& p);
 Model buildRestingSphereScene(const ScenarioParams& p);
 
+// The COND paper's scenes, cond_scenes.cpp.
+Model buildPushedBoxScene(const ScenarioParams& p);
+
 // The Schur-complement substructuring paper's scenes (Peiret et al., TOG 2019), schur_scenes.cpp.
 Model buildChainWrapScene(const ScenarioParams& p);
 Model buildChainDropScene(const ScenarioParams& p);

@@ -84,6 +84,13 @@ const std::vector<Scenario>& builtinScenarios() {
         {"mu", 0.5, 0, 10, false, "friction coefficient"}},
        400,
        buildSphereCubeScene},
+      {"pushedbox",
+       "a 0.2 m, 0.5 kg cube on the floor pushed along y by a constant force (the COND paper's "
+       "virtual-node test; analytic y = (F / m - mu g) t^2 / 2)",
+       {{"force", 2, 0, 1e3, false, "push along y in N"},
+        {"mu", 0.2, 0, 10, false, "friction coefficient"}},
+       100,
+       buildPushedBoxScene},
       {"incline",
        "a squat box (0.2 x 0.2 x 0.05 m, 1 kg) on a plane inclined by `angle`",
        {{"angle", 20, 0, 89, false, "inclination in degrees"},

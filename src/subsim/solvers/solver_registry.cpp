@@ -5,6 +5,7 @@
 
 #include "subsim/solvers/al_newton_solver.hpp"
 #include "subsim/solvers/box_mlcp_solver.hpp"
+#include "subsim/solvers/cond_solver.hpp"
 #include "subsim/solvers/fadmm_solver.hpp"
 #include "subsim/solvers/nnewton_solver.hpp"
 #include "subsim/solvers/pgs_cg_solver.hpp"
@@ -69,6 +70,9 @@ std::vector<SolverEntry>& registry() {
       entry<AlNewtonSolver>("tr-dogleg", K::NewtonType, "ncp",
                             "trust-region dogleg on the AL subproblem (AL paper baseline)",
                             V::TrustRegionDogleg),
+      entry<CondSolver>("cond", K::FirstOrder, "nodal",
+                        "contact nodalization and diagonalization, velocity fixed-point "
+                        "iteration with Chebyshev acceleration (the COND paper)"),
       dual(entry<BoxMlcpSolver>("bpp", K::NewtonType, "box-mlcp",
                                 "block principal pivoting on the whole box MLCP (the schur "
                                 "paper's direct reference)",

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <limits>
 
-#include "subsim/formulation/dense_kernels.hpp"
 #include "subsim/problem/constraint_operator.hpp"
 #include "subsim/solvers/small_spd_factor.hpp"
 
@@ -64,23 +63,6 @@ const OptionTable<SubadmmOptions>& SubadmmSolver::optionTable() {
                    "subsystems this large with a sparse A_i take the block-sparse LDL^T (same "
                    "iterates up to round-off)");
   return table;
-}
-
-void SubadmmSolver::multiplyJ(const StepProblem& p, int a, const double* v, double* out) const {
-  const Attachment& at = p.attachments[a];
-  if (compact_.compact(a))
-    compact_.multiply(a, at.rows, v, out);
-  else
-    kernels::multiplyJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, v, out);
-}
-
-void SubadmmSolver::addJTransposeTimes(const StepProblem& p, int a, const double* w,
-                                       double* out) const {
-  const Attachment& at = p.attachments[a];
-  if (compact_.compact(a))
-    compact_.addTransposeTimes(a, at.rows, w, out);
-  else
-    kernels::addJTransposeTimes(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, w, out);
 }
 
 void SubadmmSolver::factorizeA(const StepProblem& p, int i) {
@@ -266,11 +248,7 @@ void SubadmmSolver::factorize(const StepProblem& p, int i) {
   std::copy_n(p.a_data.data() + s.a_offset, static_cast<size_t>(s.dof) * s.dof, K);
   for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
     const int a = sub_attachments_[q];
-    const Attachment& at = p.attachments[a];
-    if (compact_.compact(a))
-      compact_.addScaledJTJ(a, at.rows, at.dof, beta_[i], K);
-    else
-      kernels::addScaledJTJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, beta_[i], K);
+    compact_.addScaledJTJBlock(p, a, beta_[i], K);
   }
   small_factor_[i] = 0;
   if (s.dof == 6) {
@@ -315,7 +293,7 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
     if (tree && per_body_.bodyOf(a) >= 0)
       per_body_.addBodyForce(p, a, w);
     else
-      addJTransposeTimes(p, a, w, r);
+      compact_.addTransposeTimesBlock(p, a, w, r);
   }
   double* v = vhat + s.dof_offset;
   if (tree) {
@@ -353,7 +331,7 @@ void SubadmmSolver::zStep(const StepProblem& p, int j, const double* vhat, doubl
     if (per_body_.uses(at.subsystem) && per_body_.bodyOf(a) >= 0)
       per_body_.multiplyJ(p, a, x);
     else
-      multiplyJ(p, a, vhat + p.subsystems[at.subsystem].dof_offset, x);
+      compact_.multiplyBlock(p, a, vhat + p.subsystems[at.subsystem].dof_offset, x);
     double* y = y_.data() + att_z_offset_[a];
     const double* z = z_.data() + att_z_offset_[a];
     for (int k = 0; k < c.rows; ++k) x[k] = relax_ * x[k] + (1.0 - relax_) * z[k];
@@ -425,7 +403,7 @@ double SubadmmSolver::dualResidual(const StepProblem& p, int i) {
   std::fill_n(out, s.dof, 0.0);
   for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
     const int a = sub_attachments_[q];
-    addJTransposeTimes(p, a, dz_.data() + att_z_offset_[a], out);
+    compact_.addTransposeTimesBlock(p, a, dz_.data() + att_z_offset_[a], out);
   }
   double sq = 0.0;
   for (int k = 0; k < s.dof; ++k) sq += out[k] * out[k];
@@ -489,7 +467,7 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
         const int a = c.first_attachment + q;
         const Attachment& at = p.attachments[a];
         double* z = z_.data() + att_z_offset_[a];
-        multiplyJ(p, a, vhat + p.subsystems[at.subsystem].dof_offset, z);
+        compact_.multiplyBlock(p, a, vhat + p.subsystems[at.subsystem].dof_offset, z);
         for (int k = 0; k < c.rows; ++k)
           y_[att_z_offset_[a] + k] = beta_[at.subsystem] * z[k] - lambda[c.row_offset + k];
       }

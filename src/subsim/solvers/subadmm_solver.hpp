@@ -124,9 +124,6 @@ class SubadmmSolver final : public SolverWithOptions<SubadmmSolver, SubadmmOptio
   /// True when a factorisation of this solve failed (read in a single region: no race).
   bool anyFactorizationFailed() const;
   void factorizeA(const StepProblem& problem, int subsystem);
-  void multiplyJ(const StepProblem& problem, int attachment, const double* v, double* out) const;
-  void addJTransposeTimes(const StepProblem& problem, int attachment, const double* w,
-                          double* out) const;
   double rowInverseMass(const StepProblem& problem, int subsystem, int attachment, int row,
                         double* scratch);
   void unconstrainedVelocity(const StepProblem& problem, int subsystem, double* vhat);

@@ -1,0 +1,165 @@
+#include "subsim/formulation/contact_nodalization.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace subsim {
+
+bool ContactNodalization::build(const StepProblem& p, const NodalizationOptions& options,
+                                int threads) {
+  p_ = &p;
+  const int ns = p.numSubsystems();
+  const int na = static_cast<int>(p.attachments.size());
+  const int nthreads = threads > 0 ? threads : omp_get_max_threads();
+  compact_.prepare(p, nthreads);
+
+  findDirectAttachments(p, options.direct_nodes);
+  node_offset_.resize(na + 1);
+  node_offset_[0] = 0;
+  for (int a = 0; a < na; ++a)
+    node_offset_[a + 1] = node_offset_[a] + (direct_dof_[a] >= 0 ? 0 : p.attachments[a].rows);
+  sub_begin_.assign(ns + 1, 0);
+  for (const Attachment& at : p.attachments) ++sub_begin_[at.subsystem + 1];
+  for (int i = 0; i < ns; ++i) sub_begin_[i + 1] += sub_begin_[i];
+  sub_attachments_.resize(na);
+  {
+    std::vector<int>& fill = row_end_;  // scratch until the rows are built
+    fill.assign(sub_begin_.begin(), sub_begin_.end() - 1);
+    for (int a = 0; a < na; ++a) sub_attachments_[fill[p.attachments[a].subsystem]++] = a;
+  }
+
+  coupling_.resize(na);
+  node_weight_.resize(na);
+  dof_weight_.resize(p.numDof());
+  row_begin_.resize(p.numDof());
+  row_end_.resize(p.numDof());
+  column_.resize(p.a_data.size());
+  value_.resize(p.a_data.size());
+  if (static_cast<int>(dense_.size()) < nthreads) dense_.resize(nthreads);
+  bool positive = true;
+
+#pragma omp parallel for schedule(dynamic) num_threads(nthreads) reduction(&& : positive)
+  for (int i = 0; i < ns; ++i) {
+    const Subsystem& sub = p.subsystems[i];
+    const int n = sub.dof;
+    const auto A = p.A(i);
+    for (int k = 0; k < n; ++k) positive = positive && A(k, k) > 0.0;
+    // k_a and wbar_a (the node's Frobenius weight) of every attachment on i.
+    for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+      const int a = sub_attachments_[q];
+      const Attachment& at = p.attachments[a];
+      const auto J = p.J(at);
+      if (direct_dof_[a] >= 0) {
+        coupling_[a] = 0.0;
+        continue;
+      }
+      double k = options.kv * p.dt;
+      if (options.kv <= 0.0) {
+        double inverse_mass = 0.0;
+        for (int r = 0; r < at.rows; ++r)
+          for (int c = 0; c < n; ++c)
+            if (J(r, c) != 0.0) inverse_mass += J(r, c) * J(r, c) / std::max(A(c, c), 1e-300);
+        inverse_mass /= at.rows;
+        // A block without entries couples nothing: any k keeps the node at rest with it.
+        k = options.kv_ratio / (inverse_mass > 0.0 ? inverse_mass : 1.0 / A.diagonal().mean());
+      }
+      coupling_[a] = k;
+      node_weight_[a] = at.rows / (k * (at.rows + J.squaredNorm()));
+    }
+    // The augmented DOF block A_i + sum_a k_a J_a^T J_a, dense, then compressed by rows with the
+    // DOF's Frobenius weight (its row also holds -k_a J_a^T, the coupling to the nodes).
+    DoubleBuffer& dense = dense_[omp_get_thread_num()];
+    dense.resize(static_cast<size_t>(n) * n + n);
+    std::copy_n(p.a_data.data() + sub.a_offset, static_cast<size_t>(n) * n, dense.data());
+    // Per DOF k: sum_a k_a^2 |J_a e_k|^2 (its row's coupling part), then the row's squared norm.
+    double* row_norm2 = dense.data() + static_cast<size_t>(n) * n;
+    std::fill_n(row_norm2, n, 0.0);
+    for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+      const int a = sub_attachments_[q];
+      if (direct_dof_[a] >= 0) continue;
+      compact_.addScaledJTJBlock(p, a, coupling_[a], dense.data());
+      const auto J = p.J(p.attachments[a]);
+      const double k2 = coupling_[a] * coupling_[a];
+      for (int c = 0; c < n; ++c) row_norm2[c] += k2 * J.col(c).squaredNorm();
+    }
+    int slot = sub.a_offset;
+    for (int k = 0; k < n; ++k) {
+      const int row = sub.dof_offset + k;
+      row_begin_[row] = slot;
+      double norm2 = 0.0;
+      for (int c = 0; c < n; ++c) {
+        const double v = dense[static_cast<size_t>(c) * n + k];  // symmetric: row k = column k
+        if (v == 0.0) continue;
+        column_[slot] = c;
+        value_[slot++] = v;
+        norm2 += v * v;
+      }
+      row_end_[row] = slot;
+      norm2 += row_norm2[k];
+      dof_weight_[row] = norm2 > 0.0 ? dense[static_cast<size_t>(k) * n + k] / norm2 : 0.0;
+      row_norm2[k] = norm2;
+    }
+    // A direct node's 3 DOF share wbar = trace / (sum of the 3 rows' squared norms).
+    for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+      const int a = sub_attachments_[q];
+      const int d = direct_dof_[a];
+      if (d < 0) continue;
+      const int k0 = d - sub.dof_offset;
+      double trace = 0.0, norm2 = 0.0;
+      for (int k = k0; k < k0 + 3; ++k) {
+        trace += dense[static_cast<size_t>(k) * n + k];
+        norm2 += row_norm2[k];
+      }
+      const double w = norm2 > 0.0 ? trace / norm2 : 0.0;
+      for (int k = d; k < d + 3; ++k) dof_weight_[k] = w;
+      node_weight_[a] = w;
+    }
+  }
+  return positive;
+}
+
+void ContactNodalization::findDirectAttachments(const StepProblem& p, bool enabled) {
+  // In attachment order, so the same problem always gives the same choice.
+  const int na = static_cast<int>(p.attachments.size());
+  direct_dof_.assign(na, -1);
+  dof_owner_.assign(p.numDof(), -1);
+  if (!enabled) return;
+  for (int a = 0; a < na; ++a) {
+    const Attachment& at = p.attachments[a];
+    if (at.rows != 3 || !compact_.compact(a) || compact_.width(a) != 3) continue;
+    const int* cols = compact_.columns(a);
+    if (cols[1] != cols[0] + 1 || cols[2] != cols[0] + 2) continue;
+    const Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>> R(compact_.values(a));
+    if (!(R * R.transpose()).isIdentity(1e-12)) continue;
+    const int d = p.subsystems[at.subsystem].dof_offset + cols[0];
+    if (dof_owner_[d] >= 0 || dof_owner_[d + 1] >= 0 || dof_owner_[d + 2] >= 0) continue;
+    direct_dof_[a] = d;
+    for (int k = d; k < d + 3; ++k) dof_owner_[k] = a;
+  }
+}
+
+void ContactNodalization::dofResidual(int i, const double* v, const double* u, double* g) const {
+  const StepProblem& p = *p_;
+  const Subsystem& sub = p.subsystems[i];
+  const double* vi = v + sub.dof_offset;
+  double* gi = g + sub.dof_offset;
+  for (int k = 0; k < sub.dof; ++k) {
+    const int row = sub.dof_offset + k;
+    double acc = -p.b[row];
+    for (int s = row_begin_[row]; s < row_end_[row]; ++s) acc += value_[s] * vi[column_[s]];
+    gi[k] = acc;
+  }
+  for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+    const int a = sub_attachments_[q];
+    if (direct_dof_[a] >= 0) continue;
+    const int rows = p.attachments[a].rows;
+    const double* ua = u + node_offset_[a];
+    double w[6];
+    for (int r = 0; r < rows; ++r) w[r] = -coupling_[a] * ua[r];
+    compact_.addTransposeTimesBlock(p, a, w, gi);
+  }
+}
+
+}  // namespace subsim

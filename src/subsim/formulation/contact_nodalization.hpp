@@ -1,0 +1,120 @@
+#pragma once
+// COND's nodalized, diagonalized form of a step (cond paper section III-B/C), built over the
+// StepProblem for the `cond` solver (solvers/cond_solver.hpp).
+//
+// Virtual nodes.  Every attachment a (constraint j acting on subsystem i through J_a, rows x dof)
+// gets a massless virtual node u_a with one coordinate per constraint row, expressed in the
+// constraint's own row frame (for a contact: [n, t1, t2], so the paper's rotation R is folded into
+// J_a and the nodal contact Jacobian is the identity).  The node is tied to its subsystem by the
+// viscous coupling of eq. (14), impulse k_a (J_a vhat_i - u_a) with vhat implicit, and the
+// constraint acts on its nodes only: its velocity is sum_a u_a (one node: the paper's S-contact, a
+// subsystem against the world or a kinematic body; two: its D-contact).  The augmented system
+// (eq. 15), x = [vhat; u],
+//
+//   [A + sum_a k_a J_a^T J_a    -k_a J_a^T] [vhat]   [b]   [0  ]
+//   [-k_a J_a                    k_a I    ] [u   ] = [0] + [I^T] lambda,
+//
+// is SPD (Prop. 1); eliminating u gives back A vhat = b + J^T lambda with the constraint seen
+// through u_a = J_a vhat + lambda / k_a: a compliance 1 / k_a in series (Prop. 2), which vanishes
+// as k_a -> inf.  Every constraint type is nodalized the same way, since the per-constraint
+// closed form of problem/constraint_operator.hpp takes a diagonal Gamma = gamma I: bilateral rows
+// are solved exactly, unilateral rows clamped, soft rows' lambda = -k e - c (sum u) in closed form
+// and contacts by the strict (or proximal) cone operator.
+//
+// Real nodes (section III-B's nodal assumption): an attachment whose block is a rotation R of 3
+// consecutive coordinates of its subsystem (an FEM contact or interface on a mesh node: J_a = R
+// on the node's x, y, z) acts on that node directly, without a virtual node or compliance, when
+// no earlier attachment of the step has claimed the node (Prop. 3 needs each node in one
+// constraint; later ones on it get virtual nodes).  The node's 3 DOF then share one Frobenius
+// weight, the paper's wbar_i = (a_11 + a_22 + a_33) / (||A_1*||^2 + ||A_2*||^2 + ||A_3*||^2), so
+// that R W R^T = wbar I stays diagonal.  `direct_nodes` false gives every attachment a virtual
+// node (an ablation).
+//
+// k_a (impulse per m/s, as A): `kv` > 0 gives the paper's k_v in N s/m, times h (our A is the
+// paper's times h: impulses instead of forces).  `kv` = 0 scales it to the attachment:
+// k_a = kv_ratio / d_a, d_a = mean over rows of sum_k J_a(r, k)^2 / A_i(k, k), the diagonal
+// estimate of the rows' inverse effective mass, so the added compliance is 1 / kv_ratio of the
+// constraint's own (scale-free; kv_ratio 1e3 by default).
+//
+// The step matrix W (section III-E and VI): Frobenius-norm minimisation of ||I - W A||_F,
+// w_kk = a_kk / ||A_k*||^2 per subsystem DOF, and per node one value wbar_a for its rows (Prop. 3:
+// equal entries on a node keep Gamma diagonal): wbar_a = rows / (k_a (rows + ||J_a||_F^2)).
+//
+// Storage: per subsystem, A_i + sum_a k_a J_a^T J_a in compressed rows (exact zeros dropped), so
+// an iteration's product costs the nonzeros; the coupling products use the compact Jacobian
+// blocks.  Buffers keep their capacity across steps.
+#include <vector>
+
+#include "subsim/formulation/compact_jacobian.hpp"
+#include "subsim/problem/step_problem.hpp"
+
+namespace subsim {
+
+struct NodalizationOptions {
+  /// The paper's k_v in N s/m (0: scaled to each attachment by kv_ratio).
+  double kv = 0.0;
+  /// k_a = kv_ratio / (the rows' diagonal inverse-mass estimate) when kv = 0.
+  double kv_ratio = 1e3;
+  /// Attachments that are a rotation of one node's coordinates act on it directly.
+  bool direct_nodes = true;
+};
+
+class ContactNodalization {
+ public:
+  /// Builds the augmented system of `p` (which must have subsystems) with `threads` threads.
+  /// Returns false when some A_i has a diagonal entry that is not positive (A is not SPD).
+  bool build(const StepProblem& p, const NodalizationOptions& options, int threads);
+
+  const StepProblem& problem() const { return *p_; }
+  const CompactJacobian& jacobian() const { return compact_; }
+  /// Number of virtual-node coordinates (the rows of every attachment with a virtual node).
+  int numNodeCoordinates() const { return node_offset_.empty() ? 0 : node_offset_.back(); }
+  /// Where attachment a's virtual node coordinates start in u (they end where a + 1's start;
+  /// none for a direct attachment).
+  int nodeOffset(int attachment) const { return node_offset_[attachment]; }
+  /// The global DOF of the node a direct attachment acts on (its first of 3), else -1; its block
+  /// is then R = jacobian().values(a), 3 x 3 row-major.
+  int directDof(int attachment) const { return direct_dof_[attachment]; }
+  /// The coupling k_a (impulse per m/s; 0 for a direct attachment).
+  double coupling(int attachment) const { return coupling_[attachment]; }
+  /// The Frobenius step weight of attachment a's node (virtual or direct).
+  double nodeWeight(int attachment) const { return node_weight_[attachment]; }
+  /// True when global DOF k belongs to a direct attachment's node (which the constraint's step
+  /// updates).
+  bool dofIsDirect(int k) const { return dof_owner_[k] >= 0; }
+  /// The Frobenius step weight of global DOF k.
+  double dofWeight(int k) const { return dof_weight_[k]; }
+  /// The attachments on subsystem i: subsystemAttachments()[begin(i) .. begin(i + 1)).
+  int subsystemBegin(int i) const { return sub_begin_[i]; }
+  int subsystemAttachment(int q) const { return sub_attachments_[q]; }
+
+  /// g_i = (A_i + sum_a k_a J_a^T J_a) v_i - sum_a k_a J_a^T u_a - b_i for subsystem i (v, u:
+  /// the whole vectors; g_i written at the subsystem's DOF offset): the DOF rows of the
+  /// augmented residual.
+  void dofResidual(int subsystem, const double* v, const double* u, double* g) const;
+
+ private:
+  void findDirectAttachments(const StepProblem& p, bool enabled);
+
+  const StepProblem* p_ = nullptr;
+  CompactJacobian compact_;
+  std::vector<int> node_offset_;  // one entry per attachment, plus the total
+  std::vector<int> direct_dof_;
+  std::vector<int> dof_owner_;  // per global DOF: the direct attachment acting on it, else -1
+  DoubleBuffer coupling_;
+  DoubleBuffer node_weight_;
+  DoubleBuffer dof_weight_;
+  std::vector<int> sub_begin_;
+  std::vector<int> sub_attachments_;
+  // A_i + sum_a k_a J_a^T J_a, compressed rows over the global DOF, columns subsystem-local;
+  // subsystem i's rows in the slot of its dense block (Subsystem::a_offset), so that they are
+  // compressed in parallel: row k's entries at row_begin_[k] .. row_end_[k].
+  std::vector<int> row_begin_;
+  std::vector<int> row_end_;
+  std::vector<int> column_;
+  DoubleBuffer value_;
+  // Per thread: a subsystem's dense augmented block while it is compressed.
+  std::vector<DoubleBuffer> dense_;
+};
+
+}  // namespace subsim
