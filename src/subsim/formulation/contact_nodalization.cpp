@@ -35,9 +35,24 @@ bool ContactNodalization::build(const StepProblem& p, const NodalizationOptions&
   dof_weight_.resize(p.numDof());
   row_begin_.resize(p.numDof());
   row_end_.resize(p.numDof());
-  column_.resize(p.a_data.size());
-  value_.resize(p.a_data.size());
-  if (static_cast<int>(dense_.size()) < nthreads) dense_.resize(nthreads);
+  // Slots: dof^2 for the block, rows x (nonzero columns) per virtual attachment for -k_a J_a^T.
+  slot_.assign(ns + 1, 0);
+  for (int i = 0; i < ns; ++i) {
+    int size = p.subsystems[i].dof * p.subsystems[i].dof;
+    for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+      const int a = sub_attachments_[q];
+      if (direct_dof_[a] >= 0) continue;
+      const Attachment& at = p.attachments[a];
+      size += at.rows * (compact_.compact(a) ? compact_.width(a) : at.dof);
+    }
+    slot_[i + 1] = slot_[i] + size;
+  }
+  column_.resize(slot_[ns]);
+  value_.resize(slot_[ns]);
+  if (static_cast<int>(dense_.size()) < nthreads) {
+    dense_.resize(nthreads);
+    columns_.resize(nthreads);
+  }
   bool positive = true;
 
 #pragma omp parallel for schedule(dynamic) num_threads(nthreads) reduction(&& : positive)
@@ -76,15 +91,26 @@ bool ContactNodalization::build(const StepProblem& p, const NodalizationOptions&
     // Per DOF k: sum_a k_a^2 |J_a e_k|^2 (its row's coupling part), then the row's squared norm.
     double* row_norm2 = dense.data() + static_cast<size_t>(n) * n;
     std::fill_n(row_norm2, n, 0.0);
+    std::vector<int>& columns = columns_[omp_get_thread_num()];
     for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
       const int a = sub_attachments_[q];
       if (direct_dof_[a] >= 0) continue;
-      compact_.addScaledJTJBlock(p, a, coupling_[a], dense.data());
+      // k_a J_a^T J_a on J_a's nonzero columns only: a block wider than the compact form's
+      // slots (a grip on many nodes) is stored dense, and its dense product would cost dof^2.
       const auto J = p.J(p.attachments[a]);
-      const double k2 = coupling_[a] * coupling_[a];
-      for (int c = 0; c < n; ++c) row_norm2[c] += k2 * J.col(c).squaredNorm();
+      const double k = coupling_[a];
+      columns.clear();
+      for (int c = 0; c < n; ++c) {
+        const double norm2 = J.col(c).squaredNorm();
+        if (norm2 == 0.0) continue;
+        columns.push_back(c);
+        row_norm2[c] += k * k * norm2;
+      }
+      for (const int c2 : columns)
+        for (const int c1 : columns)
+          dense[static_cast<size_t>(c2) * n + c1] += k * J.col(c1).dot(J.col(c2));
     }
-    int slot = sub.a_offset;
+    int slot = slot_[i];
     for (int k = 0; k < n; ++k) {
       const int row = sub.dof_offset + k;
       row_begin_[row] = slot;
@@ -92,9 +118,22 @@ bool ContactNodalization::build(const StepProblem& p, const NodalizationOptions&
       for (int c = 0; c < n; ++c) {
         const double v = dense[static_cast<size_t>(c) * n + k];  // symmetric: row k = column k
         if (v == 0.0) continue;
-        column_[slot] = c;
+        column_[slot] = sub.dof_offset + c;
         value_[slot++] = v;
         norm2 += v * v;
+      }
+      // -k_a J_a(r, k) on node coordinate r of every virtual attachment on i (its norm is in
+      // row_norm2 already).
+      for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+        const int a = sub_attachments_[q];
+        if (direct_dof_[a] >= 0) continue;
+        const Attachment& at = p.attachments[a];
+        const auto J = p.J(at);
+        for (int r = 0; r < at.rows; ++r) {
+          if (J(r, k) == 0.0) continue;
+          column_[slot] = p.numDof() + node_offset_[a] + r;
+          value_[slot++] = -coupling_[a] * J(r, k);
+        }
       }
       row_end_[row] = slot;
       norm2 += row_norm2[k];
@@ -137,28 +176,6 @@ void ContactNodalization::findDirectAttachments(const StepProblem& p, bool enabl
     if (dof_owner_[d] >= 0 || dof_owner_[d + 1] >= 0 || dof_owner_[d + 2] >= 0) continue;
     direct_dof_[a] = d;
     for (int k = d; k < d + 3; ++k) dof_owner_[k] = a;
-  }
-}
-
-void ContactNodalization::dofResidual(int i, const double* v, const double* u, double* g) const {
-  const StepProblem& p = *p_;
-  const Subsystem& sub = p.subsystems[i];
-  const double* vi = v + sub.dof_offset;
-  double* gi = g + sub.dof_offset;
-  for (int k = 0; k < sub.dof; ++k) {
-    const int row = sub.dof_offset + k;
-    double acc = -p.b[row];
-    for (int s = row_begin_[row]; s < row_end_[row]; ++s) acc += value_[s] * vi[column_[s]];
-    gi[k] = acc;
-  }
-  for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
-    const int a = sub_attachments_[q];
-    if (direct_dof_[a] >= 0) continue;
-    const int rows = p.attachments[a].rows;
-    const double* ua = u + node_offset_[a];
-    double w[6];
-    for (int r = 0; r < rows; ++r) w[r] = -coupling_[a] * ua[r];
-    compact_.addTransposeTimesBlock(p, a, w, gi);
   }
 }
 

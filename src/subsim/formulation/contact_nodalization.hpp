@@ -40,9 +40,11 @@
 // w_kk = a_kk / ||A_k*||^2 per subsystem DOF, and per node one value wbar_a for its rows (Prop. 3:
 // equal entries on a node keep Gamma diagonal): wbar_a = rows / (k_a (rows + ||J_a||_F^2)).
 //
-// Storage: per subsystem, A_i + sum_a k_a J_a^T J_a in compressed rows (exact zeros dropped), so
-// an iteration's product costs the nonzeros; the coupling products use the compact Jacobian
-// blocks.  Buffers keep their capacity across steps.
+// Storage: the DOF rows of the augmented matrix, [A_i + sum_a k_a J_a^T J_a, -k_a J_a^T], in
+// compressed rows over x = [vhat; u] (exact zeros dropped), so that an iteration's product costs
+// the nonzeros and splits by rows over any number of threads (one large FEM body included); the
+// node rows k_a (u_a - J_a vhat) use the compact Jacobian blocks.  Buffers keep their capacity
+// across steps.
 #include <vector>
 
 #include "subsim/formulation/compact_jacobian.hpp"
@@ -84,14 +86,13 @@ class ContactNodalization {
   bool dofIsDirect(int k) const { return dof_owner_[k] >= 0; }
   /// The Frobenius step weight of global DOF k.
   double dofWeight(int k) const { return dof_weight_[k]; }
-  /// The attachments on subsystem i: subsystemAttachments()[begin(i) .. begin(i + 1)).
-  int subsystemBegin(int i) const { return sub_begin_[i]; }
-  int subsystemAttachment(int q) const { return sub_attachments_[q]; }
-
-  /// g_i = (A_i + sum_a k_a J_a^T J_a) v_i - sum_a k_a J_a^T u_a - b_i for subsystem i (v, u:
-  /// the whole vectors; g_i written at the subsystem's DOF offset): the DOF rows of the
-  /// augmented residual.
-  void dofResidual(int subsystem, const double* v, const double* u, double* g) const;
+  /// Row k (a global DOF) of the augmented residual A_x x - b_x:
+  /// ((A_i + sum_a k_a J_a^T J_a) vhat_i - sum_a k_a J_a^T u_a - b_i)_k.
+  double dofResidual(int k, const double* x) const {
+    double acc = -p_->b[k];
+    for (int s = row_begin_[k]; s < row_end_[k]; ++s) acc += value_[s] * x[column_[s]];
+    return acc;
+  }
 
  private:
   void findDirectAttachments(const StepProblem& p, bool enabled);
@@ -106,15 +107,17 @@ class ContactNodalization {
   DoubleBuffer dof_weight_;
   std::vector<int> sub_begin_;
   std::vector<int> sub_attachments_;
-  // A_i + sum_a k_a J_a^T J_a, compressed rows over the global DOF, columns subsystem-local;
-  // subsystem i's rows in the slot of its dense block (Subsystem::a_offset), so that they are
-  // compressed in parallel: row k's entries at row_begin_[k] .. row_end_[k].
+  // The DOF rows of A_x, compressed, columns indexing x; subsystem i's rows in a slot of
+  // dof^2 + (its virtual coupling entries) starting at slot_[i], so that they are compressed in
+  // parallel: row k's entries at row_begin_[k] .. row_end_[k].
+  std::vector<int> slot_;
   std::vector<int> row_begin_;
   std::vector<int> row_end_;
   std::vector<int> column_;
   DoubleBuffer value_;
   // Per thread: a subsystem's dense augmented block while it is compressed.
   std::vector<DoubleBuffer> dense_;
+  std::vector<std::vector<int>> columns_;  // per thread: an attachment's nonzero columns
 };
 
 }  // namespace subsim

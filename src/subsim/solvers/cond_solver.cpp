@@ -75,14 +75,13 @@ inline double accelerate(double star, double cur, double prev, double nu, double
 }
 }  // namespace
 
-CondSolver::Progress CondSolver::stepSubsystem(int i, double alpha, const double* prev,
-                                               const double* cur, double* next, double nu) {
-  const StepProblem& p = nodes_.problem();
-  const Subsystem& sub = p.subsystems[i];
+CondSolver::Progress CondSolver::stepDofs(int chunk, double alpha, const double* prev,
+                                          const double* cur, double* next, double nu) {
+  const int n = nodes_.problem().numDof();
   double* r = residual_[0].data();
-  if (alpha <= 0.0) nodes_.dofResidual(i, cur, cur + p.numDof(), r);
   Progress progress;
-  for (int k = sub.dof_offset; k < sub.dof_offset + sub.dof; ++k) {
+  for (int k = chunk * kRowChunk; k < std::min(n, (chunk + 1) * kRowChunk); ++k) {
+    if (alpha <= 0.0) r[k] = nodes_.dofResidual(k, cur);
     const double w = alpha > 0.0 ? alpha : nodes_.dofWeight(k);
     if (nodes_.dofIsDirect(k)) {
       next[k] = cur[k] - w * r[k];  // v*: its constraint's step completes it
@@ -103,7 +102,7 @@ CondSolver::Progress CondSolver::stepConstraint(int j, double alpha, const doubl
   double* r = residual_[0].data();
   if (alpha <= 0.0) nodeResidual(j, cur, r);
   // u*_a into next, eta and gamma (the constraint's nodal velocity and its diagonal Gamma); a
-  // direct node's v* is in next already (stepSubsystem), seen through its rotation.
+  // direct node's v* is in next already (stepDofs), seen through its rotation.
   double eta[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   double gamma = options_.regularization;
   for (int a = c.first_attachment; a < c.first_attachment + c.num_attachments; ++a) {
@@ -169,7 +168,7 @@ void CondSolver::solve(const StepProblem& p, const SolverSettings& settings, Ste
   nodal.direct_nodes = options_.direct_nodes;
   const bool spd = nodes_.build(p, nodal, threads);
   const int n = p.numDof();
-  const int ns = p.numSubsystems();
+  const int ns = (n + kRowChunk - 1) / kRowChunk;  // row chunks of the DOF loops
   const int nc = p.numConstraints();
   const int size = n + nodes_.numNodeCoordinates();
   const bool warm_lambda = sol.lambda.size() == p.numRows();
@@ -235,16 +234,16 @@ void CondSolver::solve(const StepProblem& p, const SolverSettings& settings, Ste
       if (bb) {
         // The residual at x^l, then alpha from s = x^l - x^{l-1}, z = r^l - r^{l-1}.
 #pragma omp for schedule(static) nowait
-        for (int i = 0; i < ns; ++i) nodes_.dofResidual(i, cur, cur + n, residual_[0].data());
+        for (int k = 0; k < n; ++k) residual_[0][k] = nodes_.dofResidual(k, cur);
 #pragma omp for schedule(static)
         for (int j = 0; j < nc; ++j) nodeResidual(j, cur, residual_[0].data());
 #pragma omp for schedule(static)
         for (int q = 0; q < ns + nc; ++q) {
-          // Parts of s^T s and s^T z: subsystem DOF, then each constraint's nodes.
+          // Parts of s^T s and s^T z: chunks of DOF, then each constraint's nodes.
           int begin, end;
           if (q < ns) {
-            begin = p.subsystems[q].dof_offset;
-            end = begin + p.subsystems[q].dof;
+            begin = q * kRowChunk;
+            end = std::min(n, begin + kRowChunk);
           } else {
             const Constraint& c = p.constraints[q - ns];
             begin = n + nodes_.nodeOffset(c.first_attachment);
@@ -274,7 +273,7 @@ void CondSolver::solve(const StepProblem& p, const SolverSettings& settings, Ste
       const double a_step = bb ? alpha : 0.0;
       // A barrier between the two: a direct node's constraint reads its v*.
 #pragma omp for schedule(static)
-      for (int i = 0; i < ns; ++i) progress_[i] = stepSubsystem(i, a_step, prev, cur, next, nu);
+      for (int q = 0; q < ns; ++q) progress_[q] = stepDofs(q, a_step, prev, cur, next, nu);
 #pragma omp for schedule(static)
       for (int j = 0; j < nc; ++j)
         progress_[ns + j] = stepConstraint(j, a_step, prev, cur, next, nu, lambda);

@@ -34,9 +34,9 @@
 // impulse residual does not.  theta drives the Chebyshev estimate either way.  Warm start: vhat
 // from the solution's guess (the World passes the current velocities) and the nodes at u_a = J_a
 // vhat + lambda_j / k_a, the fixed point's relation, from the warm-start impulses.  Parallel loops
-// over subsystems and over constraints (OpenMP, static schedules, each writes its own entries);
-// theta is summed from per-subsystem and per-constraint parts in a fixed order, so results are
-// bit-identical for any thread count.  No allocation inside the iterations.
+// over chunks of DOF rows and over constraints (OpenMP, static schedules, each writes its own
+// entries); theta is summed from per-chunk and per-constraint parts in a fixed order, so results
+// are bit-identical for any thread count.  No allocation inside the iterations.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -95,10 +95,14 @@ class CondSolver final : public SolverWithOptions<CondSolver, CondOptions> {
 
   /// The node rows of the augmented residual for constraint j's attachments, from x.
   void nodeResidual(int constraint, const double* x, double* r) const;
-  /// x** for subsystem i's DOF (step alpha, or the Frobenius weights when alpha <= 0, which also
-  /// computes their residual), accelerated into `next`.
-  Progress stepSubsystem(int subsystem, double alpha, const double* prev, const double* cur,
-                         double* next, double nu);
+  /// x** for the DOF of row chunk `chunk` (step alpha, or the Frobenius weights when
+  /// alpha <= 0, which also computes their residual), accelerated into `next`.
+  Progress stepDofs(int chunk, double alpha, const double* prev, const double* cur, double* next,
+                    double nu);
+
+  /// The DOF loops run over chunks of this many rows (a thread's unit of work, and the parts
+  /// theta is summed from: fixed, so the sums do not depend on the thread count).
+  static constexpr int kRowChunk = 64;
   /// u* and lambda_j, then u** for constraint j's nodes, accelerated into `next`.
   Progress stepConstraint(int constraint, double alpha, const double* prev, const double* cur,
                           double* next, double nu, double* lambda);
@@ -108,7 +112,7 @@ class CondSolver final : public SolverWithOptions<CondSolver, CondOptions> {
   DoubleBuffer residual_[2];        // A_x x - b_x at x^l and x^{l-1} (Barzilai-Borwein)
   DoubleBuffer part_;               // Barzilai-Borwein's s^T s, per subsystem, then per constraint
   DoubleBuffer part2_;              // and its s^T z
-  std::vector<Progress> progress_;  // per subsystem, then per constraint
+  std::vector<Progress> progress_;  // per row chunk, then per constraint
   bool residual_ready_ = false;
 };
 
