@@ -44,6 +44,7 @@ TEST(Cli, JsonRunPrintsExactlyOneObjectWithTheContractFields) {
                             "contacts_mean",
                             "solver_ms_mean",
                             "solver_ms_median",
+                            "solver_setup_ms_mean",
                             "step_ms_mean",
                             "accuracy_mean",
                             "accuracy_fb_mean",

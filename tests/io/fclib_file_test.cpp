@@ -327,6 +327,23 @@ TEST(FclibFile, ALocalProblemIsSolvedByTheDualSolversAndRefusedByThePrimalOnes) 
     // The box MLCP bounds friction by the previous normal impulse, none here: r_t = 0 (and the
     // normals need no friction, so they are the same).  The LCP solvers' friction polygon has a
     // vertex along t1 (direction 0), so their sliding friction is the exact cone's here.
+    if (e.name == "apgd") {
+      // APGD solves the CCP, where the sliding contact 1 glides: its conditions per contact are
+      // r in the cone, u = W r + q in the dual cone (mu |u_t| <= u_n) and r . u = 0.
+      const LocalDelassus& w = in.problem.local_w;
+      VecX u = Eigen::Map<const VecX>(in.problem.e.data(), 6);
+      for (int row = 0; row < 6; ++row)
+        for (int k = w.row_begin[row]; k < w.row_begin[row + 1]; ++k)
+          u[row] += w.value[k] * sol.lambda[w.column[k]];
+      for (const Constraint& c : in.problem.constraints) {
+        const int o = c.row_offset;
+        EXPECT_LE(sol.lambda.segment<2>(o + 1).norm(), c.mu * sol.lambda[o] + 1e-9);
+        EXPECT_LE(c.mu * u.segment<2>(o + 1).norm(), u[o] + 1e-9);
+        EXPECT_NEAR(sol.lambda.segment<3>(o).dot(u.segment<3>(o)), 0.0, 1e-9);
+      }
+      EXPECT_GT(u[0], 1e-3);  // contact 1 glides
+      continue;
+    }
     const bool box = e.formulation == "box-mlcp";
     if (!box) {
       EXPECT_LT(evaluateStep(in.problem, sol).contact_natural_map_error, 1e-9);

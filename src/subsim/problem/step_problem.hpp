@@ -253,6 +253,10 @@ struct SolveStats {
   const char* residual_name = "";
   SolveStatus status = SolveStatus::IterationCap;
   double solve_ms = 0.0;
+  /// The part of solve_ms spent forming the solver's operator before it iterates (the Delassus
+  /// assembly with its factorisations, COND's nodalization: the COND paper's parentheses); 0 for
+  /// solvers that do not separate it.
+  double setup_ms = 0.0;
   DoubleBuffer residual_history;  // filled only when SolverSettings::record_history
 
   bool converged() const { return status == SolveStatus::Converged; }

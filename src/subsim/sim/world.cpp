@@ -346,6 +346,7 @@ StepReport World::step() {
     return report;
   }
   report.solver_ms = msSince(t_solve);
+  report.solver_setup_ms = solution_.stats.setup_ms;
   report.solve_status = solution_.stats.status;
   report.iterations = solution_.stats.iterations;
   report.residual = solution_.stats.residual;

@@ -52,7 +52,8 @@ struct StepReport {
   double residual = 0.0;                                 // the solver's own stopping residual
   SolveStatus solve_status = SolveStatus::IterationCap;  // how the solve ended
   double solver_ms = 0.0;  // solve only (factorisation included; collision, assembly excluded)
-  double step_ms = 0.0;    // the whole step
+  double solver_setup_ms = 0.0;  // of solver_ms: the solver's own setup (SolveStats::setup_ms)
+  double step_ms = 0.0;          // the whole step
   double max_penetration = 0.0;  // m, max(0, -gap) at collision detection
   bool diverged = false;
   std::string divergence;  // why, when diverged

@@ -167,6 +167,7 @@ void CondSolver::solve(const StepProblem& p, const SolverSettings& settings, Ste
   nodal.kv_ratio = options_.kv_ratio;
   nodal.direct_nodes = options_.direct_nodes;
   const bool spd = nodes_.build(p, nodal, threads);
+  const auto t_built = std::chrono::steady_clock::now();
   const int n = p.numDof();
   const int ns = (n + kRowChunk - 1) / kRowChunk;  // row chunks of the DOF loops
   const int nc = p.numConstraints();
@@ -177,6 +178,7 @@ void CondSolver::solve(const StepProblem& p, const SolverSettings& settings, Ste
   const bool impulse_stop = options_.stop == CondStop::Impulse;
   const int max_it =
       beginStats(st, impulse_stop ? "max |A x - b - J^T lambda| (N s)" : "||dx|| (m/s)", settings);
+  recordSetup(st, t0, t_built);
   if (!spd) return finishUnfactored(p, sol, settings, t0);
 
   for (DoubleBuffer& x : x_) x.resize(size);

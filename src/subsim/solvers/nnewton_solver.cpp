@@ -318,6 +318,7 @@ int NnewtonSolver::gmres(const double* rhs, double tolerance, double* x) {
 void NnewtonSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
   const bool factored = w_.build(p, settings.threads);
+  const auto t_built = std::chrono::steady_clock::now();
   p_ = &p;
   const int nc = p.numConstraints();
   const int m = p.numRows();
@@ -325,6 +326,7 @@ void NnewtonSolver::solve(const StepProblem& p, const SolverSettings& settings, 
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
   SolveStats& st = sol.stats;
   const int max_it = beginStats(st, "Fischer-Burmeister ||Phi||_inf (m/s)", settings);
+  recordSetup(st, t0, t_built);
   if (!factored) return finishUnfactored(p, sol, settings, t0);
   linear_iterations_ = 0;
   fallbacks_ = 0;

@@ -8,11 +8,13 @@ namespace subsim {
 void PgsCgSolver::solve(const StepProblem& p, const SolverSettings& settings, StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
   const bool factored = w_.build(p, settings.threads);
+  const auto t_built = std::chrono::steady_clock::now();
   const int nr = p.numRows();
   if (sol.lambda.size() != nr) sol.lambda.setZero(nr);
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
   SolveStats& st = sol.stats;
   const int max_it = beginStats(st, "max |D dlambda| (m/s)", settings);
+  recordSetup(st, t0, t_built);
   if (!factored) return finishUnfactored(p, sol, settings, t0);
   double* lambda = sol.lambda.data();
   projectAll(w_, lambda);

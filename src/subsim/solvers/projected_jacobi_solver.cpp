@@ -19,11 +19,13 @@ void ProjectedJacobiSolver::solve(const StepProblem& p, const SolverSettings& se
                                   StepSolution& sol) {
   const auto t0 = std::chrono::steady_clock::now();
   const bool factored = w_.build(p, settings.threads);
+  const auto t_built = std::chrono::steady_clock::now();
   const int nc = p.numConstraints();
   if (sol.lambda.size() != p.numRows()) sol.lambda.setZero(p.numRows());
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
   SolveStats& st = sol.stats;
   const int max_it = beginStats(st, "max |D dlambda| (m/s)", settings);
+  recordSetup(st, t0, t_built);
   if (!factored) return finishUnfactored(p, sol, settings, t0);
   projectAll(w_, sol.lambda.data());
   next_.assign(sol.lambda.data(), sol.lambda.data() + p.numRows());

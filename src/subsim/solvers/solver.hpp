@@ -43,6 +43,13 @@ inline int beginStats(SolveStats& stats, const char* residual_name,
   return max_iterations;
 }
 
+/// Records the setup part of a solve (SolveStats::setup_ms): from `start` to `built`, when the
+/// solver's operator was ready.  Call after beginStats.
+inline void recordSetup(SolveStats& stats, std::chrono::steady_clock::time_point start,
+                        std::chrono::steady_clock::time_point built) {
+  stats.setup_ms = std::chrono::duration<double, std::milli>(built - start).count();
+}
+
 /// Ends iteration `l` the same way for every solver: records `residual` in the history when asked
 /// and returns true when it is below a positive tolerance (the solve stops after l + 1 iterations).
 inline bool recordIteration(SolveStats& stats, double residual, const SolverSettings& settings) {

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "subsim/solvers/al_newton_solver.hpp"
+#include "subsim/solvers/apgd_solver.hpp"
 #include "subsim/solvers/box_mlcp_solver.hpp"
 #include "subsim/solvers/cond_solver.hpp"
 #include "subsim/solvers/fadmm_solver.hpp"
@@ -59,6 +60,9 @@ std::vector<SolverEntry>& registry() {
                               "PGS accelerated by nonsmooth conjugate gradient")),
       dual(entry<ProjectedJacobiSolver>("pj", K::FirstOrder, "ncp",
                                         "projected Jacobi on the Delassus operator")),
+      dual(entry<ApgdSolver>("apgd", K::FirstOrder, "ncp",
+                             "Nesterov-accelerated projected gradient on the Delassus form, "
+                             "Euclidean cone (APGD; the CCP, the COND paper's baseline)")),
       dual(entry<NnewtonSolver>("nnewton", K::NewtonType, "ncp",
                                 "nonsmooth Newton on the Fischer-Burmeister reformulation")),
       entry<AlNewtonSolver>(
