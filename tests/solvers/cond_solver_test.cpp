@@ -310,6 +310,37 @@ TEST(Cond, RealNodesTakeNoVirtualNodeAndTheAblationDoes) {
   }
 }
 
+TEST(Cond, SoftBallOnRealNodesAgreesWithFadmmAndItsStepMatrixIsBounded) {
+  // The paper's soft ball (coarse): one FEM subsystem whose contacts are on its nodes.  The
+  // Frobenius W alone lets lambda_max(W A_x) reach 2 here (the plain iteration then grows), so
+  // it is scaled down, and then the plain V-FPI and the accelerated one both converge to FADMM's
+  // solution.
+  World w = test::worldAfter("softball:cells=4", 20);
+  const StepProblem& p = w.lastProblem();
+  ASSERT_GT(p.numContacts(), 0);
+  ASSERT_EQ(p.numSubsystems(), 1);
+  FadmmSolver fadmm;
+  SolverSettings s;
+  s.max_iterations = 200000;
+  s.tolerance = 1e-12;
+  StepSolution ref;
+  fadmm.solve(p, s, ref);
+  ASSERT_TRUE(ref.stats.converged());
+  for (bool chebyshev : {true, false}) {
+    CondOptions o;
+    o.chebyshev = chebyshev;
+    CondSolver cond(o);
+    s.tolerance = chebyshev ? 1e-10 : 1e-8;
+    StepSolution sol;
+    cond.solve(p, s, sol);
+    ASSERT_TRUE(sol.stats.converged()) << chebyshev << " " << sol.stats.residual;
+    EXPECT_LT((sol.vhat - ref.vhat).cwiseAbs().maxCoeff(), chebyshev ? 1e-7 : 1e-5);
+    EXPECT_GT(cond.nodalization().stepEigenvalue(), ContactNodalization::kMaxStepEigenvalue);
+    EXPECT_NEAR(cond.nodalization().stepScale() * cond.nodalization().stepEigenvalue(),
+                ContactNodalization::kMaxStepEigenvalue, 1e-12);
+  }
+}
+
 TEST(Cond, EveryOptionVariantConvergesToTheSameStep) {
   World w = test::worldAfter("spherecube:side=2", 30);
   const StepProblem& p = w.lastProblem();

@@ -29,15 +29,16 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
     // cables): there the iterative solvers at 60 iterations fail by design, as its Table 3
     // reports; tests/scenarios/schur_scenes_test.cpp and `subsim bench --paper schur` run them.
     if (kSchurPaperScenes.count(s.name) == 1) continue;
-    // The sphere scenes at 27 spheres, the cable at 64 segments and a coarse 2-piece beam keep
-    // the 9 solvers x every scene short (PGS's Delassus build on the full beam's 370-DOF
-    // pieces alone takes minutes).
+    // The sphere scenes at 27 spheres, the cable at 64 segments, a coarse 2-piece beam and a
+    // coarse soft ball keep the solvers x every scene short (PGS's Delassus build on the full
+    // beam's 370-DOF pieces alone takes minutes).
     // The LCP solvers factor their dense step matrix whole (Lemke 1.5 s a step on stir's 630
     // variables): 8 spheres there.
     const std::string spheres = dense_lcp ? ":spheres=8" : ":spheres=27";
     const std::string spec = s.name == "granular" || s.name == "stir" ? s.name + spheres
                              : s.name == "cable"                      ? "cable:segments=64"
                              : s.name == "spherecube"                 ? "spherecube:side=3"
+                             : s.name == "softball"                   ? "softball:cells=3"
                              : s.name == "beam" ? "beam:cells=6,pieces=2,across=2"
                                                 : s.name;
     WorldSettings ws;

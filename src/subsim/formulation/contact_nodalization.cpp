@@ -3,7 +3,10 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <utility>
 
 namespace subsim {
 
@@ -156,7 +159,76 @@ bool ContactNodalization::build(const StepProblem& p, const NodalizationOptions&
       node_weight_[a] = w;
     }
   }
+  if (positive) boundStepSpectrum(nthreads);
   return positive;
+}
+
+void ContactNodalization::multiply(const double* x, double* y, int threads) const {
+  const StepProblem& p = *p_;
+  const int n = p.numDof();
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp for schedule(static) nowait
+    for (int k = 0; k < n; ++k) y[k] = dofResidual(k, x) + p.b[k];
+#pragma omp for schedule(static)
+    for (int a = 0; a < static_cast<int>(p.attachments.size()); ++a) {
+      if (direct_dof_[a] >= 0) continue;
+      const Attachment& at = p.attachments[a];
+      double jv[6];
+      compact_.multiplyBlock(p, a, x + p.subsystems[at.subsystem].dof_offset, jv);
+      const int o = n + node_offset_[a];
+      for (int r = 0; r < at.rows; ++r) y[o + r] = coupling_[a] * (x[o + r] - jv[r]);
+    }
+  }
+}
+
+void ContactNodalization::boundStepSpectrum(int threads) {
+  // Power iterations on W A_x from a fixed pseudo-random start (all modes present), so the same
+  // problem always gets the same scale.
+  const StepProblem& p = *p_;
+  const int n = p.numDof(), size = n + numNodeCoordinates();
+  step_eigenvalue_ = 0.0;
+  step_scale_ = 1.0;
+  if (size == 0) return;
+  power_[0].resize(size);
+  power_[1].resize(size);
+  double* z = power_[0].data();
+  double* y = power_[1].data();
+  std::uint32_t state = 12345u;
+  for (int k = 0; k < size; ++k) {
+    state = state * 1664525u + 1013904223u;
+    z[k] = static_cast<double>(state >> 8) / 16777216.0 - 0.5;
+  }
+  const auto weight = [&](int k) {
+    if (k < n) return dof_weight_[k];
+    // A node coordinate: the weight of the attachment it belongs to.
+    const int a =
+        static_cast<int>(std::upper_bound(node_offset_.begin(), node_offset_.end(), k - n) -
+                         node_offset_.begin() - 1);
+    return node_weight_[a];
+  };
+  double estimate = 0.0;
+  for (int it = 0; it < kPowerIterations; ++it) {
+    double z2 = 0.0;
+    for (int k = 0; k < size; ++k) z2 += z[k] * z[k];
+    if (!(z2 > 0.0)) return;
+    multiply(z, y, threads);
+    double y2 = 0.0;
+    for (int k = 0; k < size; ++k) {
+      y[k] *= weight(k);
+      y2 += y[k] * y[k];
+    }
+    estimate = std::sqrt(y2 / z2);
+    if (!(y2 > 0.0) || !std::isfinite(y2)) return;
+    const double normalise = 1.0 / std::sqrt(y2);
+    for (int k = 0; k < size; ++k) y[k] *= normalise;
+    std::swap(z, y);
+  }
+  step_eigenvalue_ = estimate;
+  if (!(estimate > kMaxStepEigenvalue)) return;
+  step_scale_ = kMaxStepEigenvalue / estimate;
+  for (double& w : dof_weight_) w *= step_scale_;
+  for (double& w : node_weight_) w *= step_scale_;
 }
 
 void ContactNodalization::findDirectAttachments(const StepProblem& p, bool enabled) {

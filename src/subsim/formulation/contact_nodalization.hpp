@@ -39,6 +39,11 @@
 // The step matrix W (section III-E and VI): Frobenius-norm minimisation of ||I - W A||_F,
 // w_kk = a_kk / ||A_k*||^2 per subsystem DOF, and per node one value wbar_a for its rows (Prop. 3:
 // equal entries on a node keep Gamma diagonal): wbar_a = rows / (k_a (rows + ||J_a||_F^2)).
+// The Frobenius W does not bound the spectrum of W A_x: on `softball` (one 3993-DOF FEM ball) its
+// largest eigenvalue exceeds 2, so the plain V-FPI grows slowly and the Chebyshev-accelerated one
+// is non-finite by step 2.  So W is then scaled down uniformly (which keeps every Gamma diagonal)
+// until lambda_max(W A_x) <= kMaxStepEigenvalue, with lambda_max estimated by kPowerIterations
+// power iterations (a departure from the paper, which instead under-relaxes its Chebyshev step).
 //
 // Storage: the DOF rows of the augmented matrix, [A_i + sum_a k_a J_a^T J_a, -k_a J_a^T], in
 // compressed rows over x = [vhat; u] (exact zeros dropped), so that an iteration's product costs
@@ -67,7 +72,17 @@ class ContactNodalization {
   /// Returns false when some A_i has a diagonal entry that is not positive (A is not SPD).
   bool build(const StepProblem& p, const NodalizationOptions& options, int threads);
 
+  /// The power iterations and the bound on lambda_max(W A_x) that W is scaled to (see above).
+  static constexpr int kPowerIterations = 20;
+  static constexpr double kMaxStepEigenvalue = 1.7;
+
   const StepProblem& problem() const { return *p_; }
+  /// lambda_max(W A_x) of the Frobenius W as estimated (before any scaling) and the factor W was
+  /// scaled by (1: none).
+  double stepEigenvalue() const { return step_eigenvalue_; }
+  double stepScale() const { return step_scale_; }
+  /// y = A_x x, the augmented matrix (x and y of numDof() + numNodeCoordinates() entries).
+  void multiply(const double* x, double* y, int threads) const;
   const CompactJacobian& jacobian() const { return compact_; }
   /// Number of virtual-node coordinates (the rows of every attachment with a virtual node).
   int numNodeCoordinates() const { return node_offset_.empty() ? 0 : node_offset_.back(); }
@@ -96,6 +111,8 @@ class ContactNodalization {
 
  private:
   void findDirectAttachments(const StepProblem& p, bool enabled);
+  /// Estimates lambda_max(W A_x) and scales W down where it exceeds kMaxStepEigenvalue.
+  void boundStepSpectrum(int threads);
 
   const StepProblem* p_ = nullptr;
   CompactJacobian compact_;
@@ -118,6 +135,8 @@ class ContactNodalization {
   // Per thread: a subsystem's dense augmented block while it is compressed.
   std::vector<DoubleBuffer> dense_;
   std::vector<std::vector<int>> columns_;  // per thread: an attachment's nonzero columns
+  DoubleBuffer power_[2];                  // the power iterations' vectors
+  double step_eigenvalue_ = 0.0, step_scale_ = 1.0;
 };
 
 }  // namespace subsim
