@@ -68,6 +68,10 @@ SANITIZE_LONG := $(SANITIZE_LONG)|BeamScene.ACoarseBeamIsPushed|CorotationalFemP
 SANITIZE_LONG := $(SANITIZE_LONG)|CosseratCable.PaperCableIsStableWithSubadmm
 SANITIZE_LONG := $(SANITIZE_LONG)|Cli.TheBeamRunsAtItsOwnIterationCap
 SANITIZE_LONG := $(SANITIZE_LONG)|BenchCli.PaperSchurPrintsTheTablesWithThePapersFigures
+SANITIZE_LONG := $(SANITIZE_LONG)|BenchCli.PaperCondPrintsTheTablesWithThePapersFigures
+# COND's convergence tests run thousands of iterations (the box test at k_v = 1e5, the soft ball
+# to 1e-10): the portable build runs them; the sanitizers see the same code in Cond's short tests.
+SANITIZE_LONG := $(SANITIZE_LONG)|Cond.PushedBox|Cond.SoftBall|Cond.FemOnRealNodes
 # Five of the seven LCP solvers on every built-in scene (4-5 s each there): lemke and lcp-ip
 # still run them, through the formulation and the free-variable elimination every one of them
 # uses, and the five run one step each in PolyhedralLcp.EverySolverSolvesTheSameStep.

@@ -5,9 +5,11 @@
 #include <cstdlib>
 #include <string>
 
+#include "subsim/fem/box_tet_mesher.hpp"
 #include "subsim/problem/step_problem.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/world.hpp"
+#include "subsim/solvers/solver.hpp"
 
 namespace subsim::test {
 
@@ -46,6 +48,41 @@ inline World worldAfter(const std::string& spec, int steps, int iterations = 60)
   World w = makeWorld(spec, iterations, 0.0);
   for (int k = 0; k < steps; ++k) w.step();
   return w;
+}
+
+/// `name` run to a tight tolerance (1e-12; 400 iterations for Newton-type solvers, 200000 for
+/// first-order ones): the reference solution of a small problem.
+inline StepSolution solveTightly(const std::string& name, const StepProblem& p) {
+  auto solver = makeSolver(name);
+  SolverSettings s;
+  s.max_iterations = isNewtonTypeSolver(name) ? 400 : 200000;
+  s.tolerance = 1e-12;
+  StepSolution sol;
+  solver->solve(p, s, sol);
+  return sol;
+}
+
+/// A soft FEM cube (10 cm, 2 x 2 x 2 cells, E 0.1 MPa) on a floor tilted by `slope` (rad) about
+/// x, in `pieces` pieces, placed 0.5 mm above it and turned by `tilt` (rad) about x, so that a
+/// few of its surface nodes touch first.  Its contacts are all on surface nodes.
+inline Model softCubeModel(int pieces, double mu, double slope = 0.0, double tilt = 0.0) {
+  Model m;
+  m.dt = 0.01;
+  Body ground = namedBody("ground", BodyKind::Static);
+  ground.initial_pose.orientation = Quat(Eigen::AngleAxisd(slope, Vec3::UnitX()));
+  m.addShape(m.addBody(ground), Shape::plane(), Pose(), mu);
+  DeformableBody d;
+  d.name = "cube";
+  d.rest_mesh = boxTetMesh(Vec3(0.1, 0.1, 0.1), 2, 2, 2);
+  d.material.young = 1e5;
+  d.material.poisson = 0.3;
+  d.material.density = 1000.0;
+  d.initial_pose.orientation = Quat(Eigen::AngleAxisd(slope + tilt, Vec3::UnitX()));
+  d.initial_pose.position = ground.initial_pose.orientation * Vec3(0.0, 0.0, 0.0505);
+  d.pieces = pieces;
+  d.mu = mu;
+  m.addDeformable(d);
+  return m;
 }
 
 /// Dense J (all rows x all DOF) of a problem.

@@ -360,7 +360,7 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
 
 int runBench(const BenchOptions& o) {
   checkBenchOptions(o);  // OptionError reaches main
-  if (o.paper) return runSchurPaperBench(o);
+  if (o.paper) return *o.paper == "cond" ? runCondPaperBench(o) : runSchurPaperBench(o);
   if (o.scaling) return runScalingBench(o, singleIterationCount(o.iterations, "--scaling", 60, 60));
   if (o.paper_table) return runMatrix(paperTableOptions(o), true);
   return runMatrix(o, false);

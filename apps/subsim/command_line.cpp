@@ -269,9 +269,11 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
   bench_cmd
       ->add_option("--paper", bench.paper,
                    "a paper's tables on its scenes: schur (Peiret et al. 2019: partitions, solve "
-                   "time and speed-up against whole-system BPP, the n_max sweep; --solvers, "
-                   "--steps (default 120), --threads, --format markdown|csv, --output)")
-      ->check(oneOf({"schur"}));
+                   "time and speed-up against whole-system BPP, the n_max sweep; --steps default "
+                   "120) or cond (Lee et al. 2023: the virtual-node box test, the soft ball's "
+                   "table, the stiffness sweep, the Chebyshev ablation; --steps default 30); "
+                   "--solvers, --threads, --format markdown|csv, --output")
+      ->check(oneOf({"schur", "cond"}));
   bench_cmd
       ->add_option("--solver-option", bench.solver_options,
                    "NAME=VALUE: set an option of every compared solver that has it, or "

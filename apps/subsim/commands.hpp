@@ -117,6 +117,8 @@ int runPlot(const PlotOptions& options);
 int runScalingBench(const BenchOptions& options, int iterations);
 /// `bench --paper schur` once its options are checked (schur_paper_bench.cpp).
 int runSchurPaperBench(const BenchOptions& options);
+/// `bench --paper cond` once its options are checked (cond_paper_bench.cpp).
+int runCondPaperBench(const BenchOptions& options);
 /// The default reference iteration count of `bench --problems` and `--convergence`.
 constexpr int kDefaultReferenceIterations = 100;
 

@@ -31,6 +31,7 @@
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/world.hpp"
 #include "subsim/solvers/substructuring_solver.hpp"
+#include "table_text.hpp"
 
 namespace subsim::cli {
 
@@ -275,20 +276,6 @@ RunRow runScene(const PaperScene& scene, const std::string& solver, int steps, i
   return row;
 }
 
-std::string fmt(double v, int precision = 1) {
-  if (!std::isfinite(v)) return "-";
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(precision) << v;
-  return s.str();
-}
-
-std::string sci(double v) {
-  if (!std::isfinite(v) || v < 0.0) return "-";
-  std::ostringstream s;
-  s << std::scientific << std::setprecision(1) << v;
-  return s.str();
-}
-
 }  // namespace
 
 int runSchurPaperBench(const BenchOptions& o) {
@@ -331,14 +318,15 @@ int runSchurPaperBench(const BenchOptions& o) {
            "solved_whole_percent,groups,natural_residual,failure\n";
     for (const RunRow& r : runs)
       out << "3," << r.scene << "," << r.solver << ",," << r.steps << "," << r.steps_done << ","
-          << fmt(r.solve_ms, 4) << "," << fmt(r.iterations, 3) << "," << fmt(r.at_k_max, 2) << ","
-          << fmt(r.solved_whole, 2) << ",," << sci(r.natural_residual) << ",\"" << r.failure
-          << "\"\n";
+          << fixedText(r.solve_ms, 4) << "," << fixedText(r.iterations, 3) << ","
+          << fixedText(r.at_k_max, 2) << "," << fixedText(r.solved_whole, 2) << ",,"
+          << scientificText(r.natural_residual) << ",\"" << r.failure << "\"\n";
     for (const auto& [r, groups] : sweep)
       out << "4," << r.scene << "," << r.solver << "," << r.n_max << "," << r.steps << ","
-          << r.steps_done << "," << fmt(r.solve_ms, 4) << "," << fmt(r.iterations, 3) << ","
-          << fmt(r.at_k_max, 2) << "," << fmt(r.solved_whole, 2) << "," << fmt(groups, 2) << ","
-          << sci(r.natural_residual) << ",\"" << r.failure << "\"\n";
+          << r.steps_done << "," << fixedText(r.solve_ms, 4) << "," << fixedText(r.iterations, 3)
+          << "," << fixedText(r.at_k_max, 2) << "," << fixedText(r.solved_whole, 2) << ","
+          << fixedText(groups, 2) << "," << scientificText(r.natural_residual) << ",\"" << r.failure
+          << "\"\n";
   } else {
     out << "# subsim bench --paper schur (Peiret et al. 2019, Tables 2-4)\n\n"
         << steps << " steps per run at each scene's dt, " << o.threads
@@ -353,10 +341,11 @@ int runSchurPaperBench(const BenchOptions& o) {
       const PaperScene* ps = nullptr;
       for (const PaperScene& s : paperScenes())
         if (p.scene == s.scene) ps = &s;
-      out << "| " << ps->label << " | " << p.partition << " (" << p.n_max << ") | " << fmt(p.groups)
-          << " | " << fmt(p.bodies_per_group) << " | " << fmt(p.interface_rows, 0) << " / "
-          << fmt(p.rows, 0) << " | " << sci(p.cond) << " | " << ps->paper_partition << " | "
-          << sci(ps->paper_cond) << " |\n";
+      out << "| " << ps->label << " | " << p.partition << " (" << p.n_max << ") | "
+          << fixedText(p.groups) << " | " << fixedText(p.bodies_per_group) << " | "
+          << fixedText(p.interface_rows, 0) << " / " << fixedText(p.rows, 0) << " | "
+          << scientificText(p.cond) << " | " << ps->paper_partition << " | "
+          << scientificText(ps->paper_cond) << " |\n";
     }
     out << "\n## Table 3: solve time per step (ms) and speed-up against whole-system BPP\n\n"
         << "| scene | solver | ours: ms | ours: speed-up | paper: ms (speed-up) | iterations | "
@@ -371,17 +360,18 @@ int runSchurPaperBench(const BenchOptions& o) {
         const int c = paperColumn(r.solver);
         std::string paper = "-";
         if (c >= 0 && std::isfinite(s.paper_ms[c]))
-          paper = fmt(s.paper_ms[c]) + " (" + fmt(s.paper_ms[0] / s.paper_ms[c]) + "x)";
+          paper = fixedText(s.paper_ms[c]) + " (" + fixedText(s.paper_ms[0] / s.paper_ms[c]) + "x)";
         const std::string speedup =
-            r.failure.empty() && std::isfinite(bpp_ms) ? fmt(bpp_ms / r.solve_ms) + "x" : "-";
-        out << "| " << s.label << " | " << r.solver << " | " << fmt(r.solve_ms, 2) << " | "
-            << speedup << " | " << paper << " | " << fmt(r.iterations) << " | " << fmt(r.at_k_max)
-            << " | " << fmt(r.solved_whole) << " | " << sci(r.natural_residual) << " | "
+            r.failure.empty() && std::isfinite(bpp_ms) ? fixedText(bpp_ms / r.solve_ms) + "x" : "-";
+        out << "| " << s.label << " | " << r.solver << " | " << fixedText(r.solve_ms, 2) << " | "
+            << speedup << " | " << paper << " | " << fixedText(r.iterations) << " | "
+            << fixedText(r.at_k_max) << " | " << fixedText(r.solved_whole) << " | "
+            << scientificText(r.natural_residual) << " | "
             << (r.failure.empty() ? "" : "**failed** " + r.failure) << " |\n";
       }
       if (std::isfinite(s.paper_k))
-        out << "| " << s.label << " | *paper: Schur avg k " << fmt(s.paper_k) << ", "
-            << fmt(s.paper_kmax_percent) << " % at k_max* | | | | | | | | |\n";
+        out << "| " << s.label << " | *paper: Schur avg k " << fixedText(s.paper_k) << ", "
+            << fixedText(s.paper_kmax_percent) << " % at k_max* | | | | | | | | |\n";
     }
     if (!sweep.empty()) {
       out << "\n## Table 4: schur-pgs-sm, minimum-degree n_max sweep\n\n"
@@ -393,24 +383,13 @@ int runSchurPaperBench(const BenchOptions& o) {
           {{"rockpile", 8}, "169.1 / 21.2"}, {{"rockpile", 16}, "98.6 / 12.1"},
           {{"rockpile", 32}, "129.7 / 6.8"}, {{"rockpile", 64}, "142.7 / 4.9"}};
       for (const auto& [r, groups] : sweep) {
-        out << "| " << r.scene << " | " << r.n_max << " | " << fmt(r.solve_ms, 2)
-            << (r.failure.empty() ? "" : " (**failed** " + r.failure + ")") << " | " << fmt(groups)
-            << " | " << paper.at({r.scene, r.n_max}) << " |\n";
+        out << "| " << r.scene << " | " << r.n_max << " | " << fixedText(r.solve_ms, 2)
+            << (r.failure.empty() ? "" : " (**failed** " + r.failure + ")") << " | "
+            << fixedText(groups) << " | " << paper.at({r.scene, r.n_max}) << " |\n";
       }
     }
   }
-  if (o.output.empty()) {
-    std::cout << out.str();
-  } else {
-    std::ofstream file(o.output);
-    if (!file) {
-      std::cerr << "subsim: --output: cannot write '" << o.output << "'\n";
-      return kExitBadInput;
-    }
-    file << out.str();
-    std::cout << "subsim: wrote " << o.output << "\n";
-  }
-  return 0;
+  return writeTable(out.str(), o.output);
 }
 
 }  // namespace subsim::cli

@@ -619,4 +619,19 @@ TEST(BenchCli, PaperSchurPrintsTheTablesWithThePapersFigures) {
   EXPECT_EQ(rows, 8);
 }
 
+TEST(BenchCli, PaperCondPrintsTheTablesWithThePapersFigures) {
+  // COND alone, one step of each soft-ball run: the tables' shapes, the paper's figures, and the
+  // box test's errors falling as 1 / k_v.
+  const Result r = run("bench --paper cond --steps 1 --solvers cond");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "### Table I: virtual-node box test")) << r.out;
+  EXPECT_TRUE(contains(r.out, "*0.0012, 0.0061*")) << r.out;
+  EXPECT_TRUE(contains(r.out, "### Table III: soft ball")) << r.out;
+  EXPECT_TRUE(contains(r.out, "*0.0058, 8.5, 37.5*")) << r.out;
+  EXPECT_TRUE(contains(r.out, "### Table IV")) << r.out;
+  EXPECT_TRUE(contains(r.out, "### Table IX")) << r.out;
+  EXPECT_FALSE(contains(r.out, "failed")) << r.out;
+  EXPECT_TRUE(contains(r.out, "| 1.0e+05 | 0.0000 | 0.0001 | 0.0006 |")) << r.out;
+}
+
 }  // namespace

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include "no_allocation.hpp"
-#include "subsim/fem/box_tet_mesher.hpp"
 #include "subsim/solvers/apgd_solver.hpp"
 #include "subsim/solvers/cond_solver.hpp"
 #include "test_support.hpp"
@@ -15,22 +14,7 @@ namespace {
 
 StepProblem slidingFemCube() {
   // A soft cube on a 25 degree slope with mu 0.2: its floor nodes slide.
-  Model m;
-  m.dt = 0.01;
-  Body ground = namedBody("ground", BodyKind::Static);
-  ground.initial_pose.orientation = Quat(Eigen::AngleAxisd(0.436, Vec3::UnitX()));
-  m.addShape(m.addBody(ground), Shape::plane(), Pose(), 0.2);
-  DeformableBody d;
-  d.name = "cube";
-  d.rest_mesh = boxTetMesh(Vec3(0.1, 0.1, 0.1), 2, 2, 2);
-  d.material.young = 1e5;
-  d.material.poisson = 0.3;
-  d.material.density = 1000.0;
-  d.initial_pose.orientation = ground.initial_pose.orientation;
-  d.initial_pose.position = ground.initial_pose.orientation * Vec3(0.0, 0.0, 0.0502);
-  d.mu = 0.2;
-  m.addDeformable(d);
-  World w(std::move(m), WorldSettings());
+  World w(test::softCubeModel(1, 0.2, 0.436), WorldSettings());
   for (int k = 0; k < 10; ++k) EXPECT_FALSE(w.step().diverged);
   return w.lastProblem();
 }

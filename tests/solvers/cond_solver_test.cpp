@@ -11,10 +11,8 @@
 #include <string>
 
 #include "no_allocation.hpp"
-#include "subsim/fem/box_tet_mesher.hpp"
 #include "subsim/math/so3.hpp"
 #include "subsim/solvers/cond_solver.hpp"
-#include "subsim/solvers/fadmm_solver.hpp"
 #include "test_support.hpp"
 
 namespace subsim {
@@ -163,12 +161,7 @@ TEST(Cond, VirtualNodesConvergeToTheExactSolutionAsOneOverKv) {
   // error falls tenfold per tenfold k_v.
   World w = test::worldAfter("incline:angle=10,mu=0.5", 20);
   const StepProblem& p = w.lastProblem();
-  FadmmSolver fadmm;
-  SolverSettings s;
-  s.max_iterations = 200000;
-  s.tolerance = 1e-12;
-  StepSolution ref;
-  fadmm.solve(p, s, ref);
+  const StepSolution ref = test::solveTightly("fadmm", p);
   ASSERT_TRUE(ref.stats.converged());
   double previous = 0.0;
   for (double ratio : {1e1, 1e2, 1e3}) {
@@ -219,39 +212,16 @@ TEST(Cond, PushedBoxFollowsTheAnalyticTrajectoryWithErrorsFallingAsOneOverKv) {
   }
 }
 
-/// A soft FEM cube (2 x 2 x 2 cells) settling on the floor in `pieces` pieces: every contact is
-/// on a surface node and every interface joins two nodes, so COND uses real nodes throughout.
-Model femCubeModel(int pieces) {
-  Model m;
-  m.dt = 0.01;
-  m.addShape(m.addBody(namedBody("ground", BodyKind::Static)), Shape::plane(), Pose(), 0.4);
-  DeformableBody d;
-  d.name = "cube";
-  d.rest_mesh = boxTetMesh(Vec3(0.1, 0.1, 0.1), 2, 2, 2);
-  d.material.young = 1e5;
-  d.material.poisson = 0.3;
-  d.material.density = 1000.0;
-  d.initial_pose.position = Vec3(0.0, 0.0, 0.0505);
-  d.initial_pose.orientation = Quat(Eigen::AngleAxisd(0.1, Vec3::UnitX()));
-  d.pieces = pieces;
-  d.mu = 0.4;
-  m.addDeformable(d);
-  return m;
-}
-
+/// A soft cube settling on the floor in `pieces` pieces: every contact is on a surface node and
+/// every interface joins two nodes, so COND uses real nodes throughout.
 StepProblem femCubeProblem(int pieces) {
-  World w(femCubeModel(pieces), WorldSettings());
+  World w(test::softCubeModel(pieces, 0.4, 0.0, 0.1), WorldSettings());
   for (int k = 0; k < 15; ++k) EXPECT_FALSE(w.step().diverged);
   return w.lastProblem();
 }
 
 double femCubeError(const StepProblem& p, double kv_ratio) {
-  FadmmSolver fadmm;
-  SolverSettings s;
-  s.max_iterations = 200000;
-  s.tolerance = 1e-12;
-  StepSolution ref;
-  fadmm.solve(p, s, ref);
+  const StepSolution ref = test::solveTightly("fadmm", p);
   EXPECT_TRUE(ref.stats.converged());
   CondOptions o;
   o.kv_ratio = kv_ratio;
@@ -319,13 +289,10 @@ TEST(Cond, SoftBallOnRealNodesAgreesWithFadmmAndItsStepMatrixIsBounded) {
   const StepProblem& p = w.lastProblem();
   ASSERT_GT(p.numContacts(), 0);
   ASSERT_EQ(p.numSubsystems(), 1);
-  FadmmSolver fadmm;
+  const StepSolution ref = test::solveTightly("fadmm", p);
+  ASSERT_TRUE(ref.stats.converged());
   SolverSettings s;
   s.max_iterations = 200000;
-  s.tolerance = 1e-12;
-  StepSolution ref;
-  fadmm.solve(p, s, ref);
-  ASSERT_TRUE(ref.stats.converged());
   for (bool chebyshev : {true, false}) {
     CondOptions o;
     o.chebyshev = chebyshev;

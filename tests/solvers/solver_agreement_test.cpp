@@ -60,16 +60,6 @@ World caseWorld(const AgreementCase& c) {
   return w;
 }
 
-StepSolution solveTight(const std::string& name, const StepProblem& p) {
-  auto solver = makeSolver(name);
-  SolverSettings s;
-  s.max_iterations = isNewtonTypeSolver(name) ? 400 : 200000;
-  s.tolerance = 1e-12;
-  StepSolution sol;
-  solver->solve(p, s, sol);
-  return sol;
-}
-
 class SolverAgreement : public ::testing::TestWithParam<std::tuple<AgreementCase, std::string>> {};
 
 TEST_P(SolverAgreement, SameVelocityAndNetImpulseAsFadmm) {
@@ -77,9 +67,9 @@ TEST_P(SolverAgreement, SameVelocityAndNetImpulseAsFadmm) {
   World w = caseWorld(c);
   const StepProblem& p = w.lastProblem();
   ASSERT_EQ(p.numContacts(), c.contacts) << c.name;
-  const StepSolution ref = solveTight("fadmm", p);
+  const StepSolution ref = test::solveTightly("fadmm", p);
   ASSERT_TRUE(ref.stats.converged()) << "reference residual " << ref.stats.residual;
-  const StepSolution sol = solveTight(name, p);
+  const StepSolution sol = test::solveTightly(name, p);
   if (name == "apgd" && std::string(c.name) == "incline_sliding") {
     // APGD solves the CCP (its Euclidean cone projection): a sliding contact glides, its normal
     // velocity mu |v_t| instead of 0 (the COND paper's Prop. 5), so it differs from the NCP here.
@@ -180,7 +170,7 @@ TEST(SolverAgreement, VGrooveImpulsesAreSymmetricAndCarryTheWeight) {
   World w = caseWorld({"v", "vgroove", 300, 2, true});
   const StepProblem& p = w.lastProblem();
   ASSERT_EQ(p.numContacts(), 2);
-  const StepSolution sol = solveTight("canal", p);
+  const StepSolution sol = test::solveTightly("canal", p);
   // Both faces push equally and their vertical components carry the weight over the step.
   const double ln0 = sol.lambda[p.constraints[0].row_offset];
   const double ln1 = sol.lambda[p.constraints[1].row_offset];

@@ -1,0 +1,48 @@
+#pragma once
+// Text of the paper tables (`bench --paper`): numbers as the tables print them, and where the
+// table goes.
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "commands.hpp"
+
+namespace subsim::cli {
+
+/// v with `precision` decimals, "-" when not finite (a figure a run did not produce).
+inline std::string fixedText(double v, int precision = 1) {
+  if (!std::isfinite(v)) return "-";
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(precision) << v;
+  return s.str();
+}
+
+/// v as 1.2e+03, "-" when negative or not finite.
+inline std::string scientificText(double v) {
+  if (!std::isfinite(v) || v < 0.0) return "-";
+  std::ostringstream s;
+  s << std::scientific << std::setprecision(1) << v;
+  return s.str();
+}
+
+/// Prints `text` on stdout, or writes it to `output` and says so; kExitBadInput when the file
+/// cannot be written.
+inline int writeTable(const std::string& text, const std::string& output) {
+  if (output.empty()) {
+    std::cout << text;
+    return kExitOk;
+  }
+  std::ofstream file(output);
+  if (!file) {
+    std::cerr << "subsim: --output: cannot write '" << output << "'\n";
+    return kExitBadInput;
+  }
+  file << text;
+  std::cout << "subsim: wrote " << output << "\n";
+  return kExitOk;
+}
+
+}  // namespace subsim::cli
