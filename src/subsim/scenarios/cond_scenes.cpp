@@ -53,7 +53,8 @@ Model buildSoftBallScene(const ScenarioParams& p) {
   for (int side = -1; side <= 1; side += 2) {
     Body finger = namedBody(side < 0 ? "finger_left" : "finger_right", BodyKind::Kinematic);
     finger.trajectory.kind = KinematicTrajectory::Kind::Linear;
-    finger.trajectory.start.position = Vec3(side * (radius + pad.x() + 0.002), 0.0, radius);
+    // 0.2 mm off the ball: the pads press from the first steps.
+    finger.trajectory.start.position = Vec3(side * (radius + pad.x() + 2e-4), 0.0, radius);
     finger.trajectory.velocity = Vec3(-side * speed, 0.0, 0.0);
     finger.initial_pose = finger.trajectory.start;
     m.addShape(m.addBody(finger), Shape::box(pad), Pose(), mu);
