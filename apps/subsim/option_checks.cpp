@@ -67,7 +67,7 @@ void checkMatrix(const BenchOptions& o) {
   benchSolverOptions(o, parseSolverList(o.solvers));
   if (!isKnownSolver(o.reference_solver))
     throw OptionError("--reference-solver: unknown solver '" + o.reference_solver +
-                      "' (known: " + knownSolvers() + ")");
+                      "' (known: " + solverNameList() + ")");
   if (!o.convergence && (o.step || o.newton_iterations || o.no_plot || o.cold))
     throw OptionError(std::string(o.step                ? "--step"
                                   : o.newton_iterations ? "--newton-iterations"
@@ -131,10 +131,6 @@ int singleIterationCount(const std::optional<std::string>& text, const char* mod
   return list.front();
 }
 
-std::string knownSolvers() {
-  return solverNameList();
-}
-
 bool isKnownSolver(const std::string& name) {
   const std::vector<std::string> names = solverNames();
   return std::find(names.begin(), names.end(), name) != names.end();
@@ -143,13 +139,14 @@ bool isKnownSolver(const std::string& name) {
 std::vector<std::string> parseSolverList(const std::optional<std::string>& text) {
   if (!text) return solverNames();
   const std::string expected =
-      "--solvers: expected a comma-separated list of solver names (known: " + knownSolvers() +
+      "--solvers: expected a comma-separated list of solver names (known: " + solverNameList() +
       "), got '" + *text + "'";
   std::vector<std::string> out;
   for (const std::string& item : splitCommas(*text)) {
     if (item.empty()) throw OptionError(expected);
     if (!isKnownSolver(item))
-      throw OptionError("--solvers: unknown solver '" + item + "' (known: " + knownSolvers() + ")");
+      throw OptionError("--solvers: unknown solver '" + item + "' (known: " + solverNameList() +
+                        ")");
     if (std::find(out.begin(), out.end(), item) != out.end())
       throw OptionError("--solvers: '" + item + "' is listed twice");
     out.push_back(item);
@@ -177,7 +174,7 @@ void checkRunOptions(const RunOptions& o) {
   // Before the scene, whose build can take long and would otherwise be named in the message
   // instead of the option.
   if (o.solver && !isKnownSolver(*o.solver))
-    throw OptionError("--solver: unknown solver '" + *o.solver + "' (known: " + knownSolvers() +
+    throw OptionError("--solver: unknown solver '" + *o.solver + "' (known: " + solverNameList() +
                       ")");
   parseSolverOptionArgs(o.solver_options);
   try {
@@ -213,7 +210,7 @@ std::vector<SolverOptionArg> parseSolverOptionArgs(const std::vector<std::string
       if (a.solver.empty() || a.name.empty()) throw OptionError(malformed);
       if (!isKnownSolver(a.solver))
         throw OptionError("--solver-option: unknown solver '" + a.solver + "' in '" + text +
-                          "' (known: " + knownSolvers() + ")");
+                          "' (known: " + solverNameList() + ")");
     }
     out.push_back(std::move(a));
   }
@@ -312,7 +309,7 @@ std::map<std::string, SolverOptionValues> benchSolverOptions(
 
 void checkSolversCommand(const std::optional<std::string>& name) {
   if (name && !isKnownSolver(*name))
-    throw OptionError("solvers: unknown solver '" + *name + "' (known: " + knownSolvers() + ")");
+    throw OptionError("solvers: unknown solver '" + *name + "' (known: " + solverNameList() + ")");
 }
 
 void checkPaper(const BenchOptions& o) {

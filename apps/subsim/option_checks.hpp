@@ -28,8 +28,6 @@ int singleIterationCount(const std::optional<std::string>& text, const char* mod
                          int fallback);
 /// "pgs,subadmm": known solver names, each once; every solver when absent.
 std::vector<std::string> parseSolverList(const std::optional<std::string>& text);
-/// "subadmm, fadmm, ...", for messages.
-std::string knownSolvers();
 bool isKnownSolver(const std::string& name);
 
 /// A `.h5` name: a problem file in place of a scene (bench).

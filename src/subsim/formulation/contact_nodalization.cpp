@@ -169,7 +169,7 @@ void ContactNodalization::multiply(const double* x, double* y, int threads) cons
 #pragma omp parallel num_threads(threads)
   {
 #pragma omp for schedule(static) nowait
-    for (int k = 0; k < n; ++k) y[k] = dofResidual(k, x) + p.b[k];
+    for (int k = 0; k < n; ++k) y[k] = dofRow(k, x);
 #pragma omp for schedule(static)
     for (int a = 0; a < static_cast<int>(p.attachments.size()); ++a) {
       if (direct_dof_[a] >= 0) continue;
@@ -199,25 +199,17 @@ void ContactNodalization::boundStepSpectrum(int threads) {
     state = state * 1664525u + 1013904223u;
     z[k] = static_cast<double>(state >> 8) / 16777216.0 - 0.5;
   }
-  const auto weight = [&](int k) {
-    if (k < n) return dof_weight_[k];
-    // A node coordinate: the weight of the attachment it belongs to.
-    const int a =
-        static_cast<int>(std::upper_bound(node_offset_.begin(), node_offset_.end(), k - n) -
-                         node_offset_.begin() - 1);
-    return node_weight_[a];
-  };
   double estimate = 0.0;
   for (int it = 0; it < kPowerIterations; ++it) {
     double z2 = 0.0;
     for (int k = 0; k < size; ++k) z2 += z[k] * z[k];
     if (!(z2 > 0.0)) return;
     multiply(z, y, threads);
+    for (int k = 0; k < n; ++k) y[k] *= dof_weight_[k];
+    for (int a = 0; a < static_cast<int>(p.attachments.size()); ++a)
+      for (int k = n + node_offset_[a]; k < n + node_offset_[a + 1]; ++k) y[k] *= node_weight_[a];
     double y2 = 0.0;
-    for (int k = 0; k < size; ++k) {
-      y[k] *= weight(k);
-      y2 += y[k] * y[k];
-    }
+    for (int k = 0; k < size; ++k) y2 += y[k] * y[k];
     estimate = std::sqrt(y2 / z2);
     if (!(y2 > 0.0) || !std::isfinite(y2)) return;
     const double normalise = 1.0 / std::sqrt(y2);

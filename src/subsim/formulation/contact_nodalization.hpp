@@ -101,13 +101,14 @@ class ContactNodalization {
   bool dofIsDirect(int k) const { return dof_owner_[k] >= 0; }
   /// The Frobenius step weight of global DOF k.
   double dofWeight(int k) const { return dof_weight_[k]; }
-  /// Row k (a global DOF) of the augmented residual A_x x - b_x:
-  /// ((A_i + sum_a k_a J_a^T J_a) vhat_i - sum_a k_a J_a^T u_a - b_i)_k.
-  double dofResidual(int k, const double* x) const {
-    double acc = -p_->b[k];
+  /// Row k (a global DOF) of A_x x: ((A_i + sum_a k_a J_a^T J_a) vhat_i - sum_a k_a J_a^T u_a)_k.
+  double dofRow(int k, const double* x) const {
+    double acc = 0.0;
     for (int s = row_begin_[k]; s < row_end_[k]; ++s) acc += value_[s] * x[column_[s]];
     return acc;
   }
+  /// Row k of the augmented residual A_x x - b_x.
+  double dofResidual(int k, const double* x) const { return dofRow(k, x) - p_->b[k]; }
 
  private:
   void findDirectAttachments(const StepProblem& p, bool enabled);

@@ -33,8 +33,6 @@ class ApgdSolver final : public Solver {
   void solve(const StepProblem& problem, const SolverSettings& settings,
              StepSolution& solution) override;
 
-  const DelassusForm& delassus() const { return w_; }
-
  private:
   /// P_K in place, every constraint (fixed soft rows set to their value).
   void project(double* lambda) const;
