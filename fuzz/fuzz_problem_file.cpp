@@ -25,13 +25,15 @@
 namespace {
 
 // Contacts and friction (stack), bilateral rows (pendulum), a robot's tree structure and contacts
-// on its links (quadrupeds).
+// on its links (quadrupeds), an FEM body's sparse subsystem block (softball).
 struct Recorded {
   const char* scene;
   int steps;
 };
-constexpr Recorded kProblems[] = {
-    {"stack:boxes=2", 2}, {"pendulum:links=2", 1}, {"quadrupeds:robots=1", 40}};
+constexpr Recorded kProblems[] = {{"stack:boxes=2", 2},
+                                  {"pendulum:links=2", 1},
+                                  {"quadrupeds:robots=1", 40},
+                                  {"softball:cells=2", 3}};
 constexpr std::size_t kCount = std::size(kProblems);
 
 // The valid, sealed file every input of the values mode starts from, written once.
@@ -79,7 +81,9 @@ const subsim::fuzz::FileObjects& objects() {
                     {"tree_bodies", true, 3},
                     {"tree_body_jacobian_data", false, 0},
                     {"attachment_body", true, 2},
-                    {"local_jacobian_data", false, 0}};
+                    {"local_jacobian_data", false, 0},
+                    {"subsystem_pattern_offset", true, 0},
+                    {"sparse_pattern", true, 0}};
     subsim::fuzz::FileObjects o;
     o.removable.push_back("/problems");
     for (const char* name : {"schema_version", "scene", "source_solver", "dt", "count"})

@@ -101,7 +101,7 @@ inline MatX denseA(const StepProblem& p) {
   MatX A = MatX::Zero(p.numDof(), p.numDof());
   for (int i = 0; i < p.numSubsystems(); ++i) {
     const Subsystem& s = p.subsystems[i];
-    A.block(s.dof_offset, s.dof_offset, s.dof, s.dof) = p.A(i);
+    A.block(s.dof_offset, s.dof_offset, s.dof, s.dof) = p.denseA(i);
   }
   return A;
 }

@@ -167,49 +167,20 @@ TEST(CorotationalFem, StiffnessSymmetricPsdWithSixRigidModes) {
   EXPECT_GE(eigs.minCoeff(), -1e-9 * eigs.maxCoeff());
 }
 
-TEST(CorotationalFem, DenseBlocksOnANodeSubset) {
-  Fixture fx;
-  fx.model.updateRotations(fx.model.restPositions() + 0.05 * randomVector(fx.model.numDof(), 7),
-                           fx.ws);
-  fx.model.assembleStiffness(fx.ws);
-  const MatX K = MatX(fx.ws.stiffness);
-  // Every other node, in reverse order, after an offset of 2 rows.
-  const int n = fx.model.numNodes();
-  std::vector<int> node_dof(n, -1), subset;
-  for (int i = n - 1; i >= 0; i -= 2) subset.push_back(i);
-  for (int s = 0; s < static_cast<int>(subset.size()); ++s) node_dof[subset[s]] = 2 + 3 * s;
-  const int rows = 2 + 3 * static_cast<int>(subset.size());
-  MatX A = MatX::Identity(rows, rows);
-  fx.model.addStiffnessBlocks(fx.ws, node_dof, 0.5, A);
-  MatX expected = MatX::Identity(rows, rows);
-  for (int a = 0; a < static_cast<int>(subset.size()); ++a)
-    for (int b = 0; b < static_cast<int>(subset.size()); ++b)
-      expected.block<3, 3>(2 + 3 * a, 2 + 3 * b) +=
-          0.5 * K.block<3, 3>(3 * subset[a], 3 * subset[b]);
-  EXPECT_LT((A - expected).norm(), 1e-12 * K.norm());
-  EXPECT_THROW(fx.model.addStiffnessBlocks(fx.ws, std::vector<int>(n - 1, -1), 1.0, A),
-               std::invalid_argument);
-}
-
 // The per-step evaluations run inside the engine's solver loop: no heap allocation once the
 // workspace exists (Eigen checks this under EIGEN_RUNTIME_NO_MALLOC).
 TEST(CorotationalFem, EvaluationsDoNotAllocate) {
   Fixture fx;
   const VecX x = fx.model.restPositions() + 0.02 * randomVector(fx.model.numDof(), 8);
   VecX f = VecX::Zero(fx.model.numDof());
-  std::vector<int> node_dof(fx.model.numNodes(), -1);
-  node_dof[0] = 0;
-  node_dof[1] = 3;
-  MatX A = MatX::Zero(6, 6);
   Eigen::internal::set_is_malloc_allowed(false);
   fx.model.updateRotations(x, fx.ws);
   fx.model.addElasticForces(x, fx.ws, f);
   const double energy = fx.model.elasticEnergy(x, fx.ws);
   fx.model.assembleStiffness(fx.ws);
-  fx.model.addStiffnessBlocks(fx.ws, node_dof, 1.0, A);
   Eigen::internal::set_is_malloc_allowed(true);
   EXPECT_GT(energy, 0.0);
-  EXPECT_GT(A.norm(), 0.0);
+  EXPECT_GT(fx.ws.stiffness.norm(), 0.0);
 }
 
 TEST(CorotationalFem, LumpedMassSumsToBodyMass) {

@@ -20,6 +20,7 @@
 
 #include "subsim/io/file_seal.hpp"
 #include "subsim/io/problem_file.hpp"
+#include "subsim/problem/block_storage.hpp"
 #include "subsim/problem/problem_hash.hpp"
 #include "support/hdf5_file_edits.hpp"
 #include "test_files.hpp"
@@ -589,10 +590,32 @@ TEST_F(CorruptProblemFile, NoSchemaVersion) {
 }
 
 TEST_F(CorruptProblemFile, WrongSchemaVersion) {
-  detail::setIntAttributeForTesting(file_.path, "/", "schema_version", 2);
+  detail::setIntAttributeForTesting(file_.path, "/", "schema_version", 3);
   expectReadError(file_.path, {"'" + file_.path +
                                "' is not a valid subsim problem file: attribute /schema_version is "
-                               "2, this reader knows 1"});
+                               "3, this reader knows 1..2"});
+  detail::setIntAttributeForTesting(file_.path, "/", "schema_version", 0);
+  expectReadError(file_.path, {"'" + file_.path +
+                               "' is not a valid subsim problem file: attribute /schema_version is "
+                               "0, this reader knows 1..2"});
+}
+
+// Version 1 files (before sparse subsystem blocks) hold dense blocks only: read as they were.
+TEST_F(CorruptProblemFile, SchemaVersionOneIsStillRead) {
+  detail::setIntAttributeForTesting(file_.path, "/", "schema_version", 1);
+  const ProblemFile read = readProblemFile(file_.path);
+  ASSERT_EQ(read.problems.size(), problems_.size());
+  for (std::size_t k = 0; k < problems_.size(); ++k)
+    EXPECT_EQ(problemHash(read.problems[k].problem), problemHash(problems_[k].problem));
+}
+
+TEST_F(CorruptProblemFile, SparsePatternOffsetOutOfRange) {
+  problems_[1].problem = withSparseBlocks(problem());
+  writeProblemFile(file_.path, {"test", "test", 0.01}, problems_);
+  rewrite("subsystem_pattern_offset", ints(std::vector<int>(problem().numSubsystems(), 1 << 20)), 0,
+          true);
+  expectReadError(file_.path, {"subsystem_pattern_offset", "subsystem 0", "pattern offset 1048576",
+                               "sparse_pattern"});
 }
 
 TEST_F(CorruptProblemFile, CountDisagreesWithGroups) {

@@ -428,8 +428,7 @@ TEST_F(RecorderTest, ReadingAnEmptyHdf5FileThrowsNamingTheAttribute) {
   writeBytes(path, kEmptyHdf5);
   sealFile(path);
   const std::string what = readError(path);
-  EXPECT_NE(what.find("'" + path +
-                      "' is not a valid subsim recording: missing attribute /schema_version"),
+  EXPECT_NE(what.find("'" + path + "' is not a valid subsim recording: missing attribute /solver"),
             std::string::npos)
       << what;
 }

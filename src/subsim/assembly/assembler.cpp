@@ -58,13 +58,13 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
   // and 2 M_k v_k + h f_k at the midpoint theta = 1/2).
   const double g = thetaFactor(model.theta);
   for (int s = 0; s < partition.numSubsystems(); ++s) {
-    const int sub = problem.addSubsystem(partition.dofOf(s));
     if (partition.piece_of_subsystem[s] >= 0) {
       const int piece = partition.piece_of_subsystem[s];
       addDeformablePieceBlock(model, model.deformableOfPiece(piece), piece, state, h, deformables_,
-                              sub, problem);
+                              problem);
       continue;
     }
+    const int sub = problem.addSubsystem(partition.dofOf(s));
     if (partition.robot_of_subsystem[s] >= 0) {
       const int r = partition.robot_of_subsystem[s];
       addRobotBlock(model, r, state, h, robots_[r], sub, problem);

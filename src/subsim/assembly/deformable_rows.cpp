@@ -23,23 +23,55 @@ std::uint64_t femContactKey(int deformable, int shape, std::uint32_t feature) {
                        (static_cast<std::uint64_t>(shape) << 32) + feature);
 }
 
+namespace {
+FemBlockPattern femBlockPattern(const SparseColumnMatrix& K) {
+  FemBlockPattern pattern;
+  const int n = static_cast<int>(K.cols());
+  const int* outer = K.outerIndexPtr();
+  const int* inner = K.innerIndexPtr();
+  pattern.column_begin.assign(1, 0);
+  pattern.k_entry.resize(K.nonZeros());
+  pattern.diagonal.resize(n);
+  for (int c = 0; c < n; ++c) {
+    bool diagonal = false;
+    for (int e = outer[c]; e < outer[c + 1]; ++e) {
+      if (!diagonal && inner[e] > c) {  // rows increase: the diagonal goes before this one
+        pattern.diagonal[c] = static_cast<int>(pattern.row.size());
+        pattern.row.push_back(c);
+        diagonal = true;
+      }
+      if (inner[e] == c) {
+        pattern.diagonal[c] = static_cast<int>(pattern.row.size());
+        diagonal = true;
+      }
+      pattern.k_entry[e] = static_cast<int>(pattern.row.size());
+      pattern.row.push_back(inner[e]);
+    }
+    if (!diagonal) {
+      pattern.diagonal[c] = static_cast<int>(pattern.row.size());
+      pattern.row.push_back(c);
+    }
+    pattern.column_begin.push_back(static_cast<int>(pattern.row.size()));
+  }
+  return pattern;
+}
+}  // namespace
+
 void DeformableAssembly::prepare(const Model& model) {
   const int n = model.numDeformablePieces();
   if (static_cast<int>(work.size()) == n) return;
   work.clear();
-  node_dof.clear();
+  pattern.clear();
   force.assign(n, VecX());
   for (const DeformableBody& d : model.deformables)
     for (const FemPiece& p : d.piece) {
       work.push_back(p.fem.makeWorkspace());
-      std::vector<int> dofs(p.fem.numNodes());
-      for (int k = 0; k < p.fem.numNodes(); ++k) dofs[k] = 3 * k;
-      node_dof.push_back(std::move(dofs));
+      pattern.push_back(femBlockPattern(work.back().stiffness));
     }
 }
 
-void addDeformablePieceBlock(const Model& model, int d, int piece, const State& state, double h,
-                             DeformableAssembly& work, int subsystem, StepProblem& problem) {
+int addDeformablePieceBlock(const Model& model, int d, int piece, const State& state, double h,
+                            DeformableAssembly& work, StepProblem& problem) {
   const DeformableBody& body = model.deformables[d];
   const CorotationalFemModel& fem = body.piece[piece - body.first_piece].fem;
   const VecX& x = state.fem_x[piece];
@@ -49,24 +81,31 @@ void addDeformablePieceBlock(const Model& model, int d, int piece, const State& 
   fem.updateRotations(x, ws);
   f.setZero(fem.numDof());
   fem.addElasticForces(x, ws, f);
+  fem.assembleStiffness(ws);
   const double g = thetaFactor(model.theta);
   const double alpha = body.material.rayleigh_mass, beta = body.material.rayleigh_stiffness;
   const VecX& m = fem.lumpedMass();
+  const FemBlockPattern& pattern = work.pattern[piece];
+  const int subsystem = problem.addSparseSubsystem(fem.numDof(), pattern.column_begin, pattern.row);
 
   // deformable_body.hpp: A = g M + h^2 K + h g (alpha M + beta K), b = g M v + h (f_el + M
   // gravity) + h g theta (alpha M + beta K) v.
-  problem.M(subsystem).diagonal() = m;
+  double* A = problem.sparseA(subsystem).valuePtr();
+  double* M = problem.sparseM(subsystem).valuePtr();
+  const double* K = ws.stiffness.valuePtr();
+  const double k_scale = h * h + h * g * beta;
+  for (int e = 0; e < static_cast<int>(pattern.k_entry.size()); ++e)
+    A[pattern.k_entry[e]] = k_scale * K[e];
+  for (int k = 0; k < fem.numDof(); ++k) {
+    A[pattern.diagonal[k]] += (g + h * g * alpha) * m[k];
+    M[pattern.diagonal[k]] = m[k];
+  }
   problem.velocityBlock(subsystem) = v;
-  auto A = problem.A(subsystem);
   auto b = problem.bBlock(subsystem);
-  A.diagonal() = (g + h * g * alpha) * m;
   b = (g + h * g * model.theta * alpha) * m.cwiseProduct(v) + h * f;
   for (int k = 0; k < fem.numNodes(); ++k) b.segment<3>(3 * k) += h * m[3 * k] * model.gravity;
-  if (beta > 0.0) {
-    fem.assembleStiffness(ws);
-    b += (h * g * model.theta * beta) * (ws.stiffness * v);
-  }
-  fem.addStiffnessBlocks(ws, work.node_dof[piece], h * h + h * g * beta, A);
+  if (beta > 0.0) b += (h * g * model.theta * beta) * (ws.stiffness * v);
+  return subsystem;
 }
 
 void addNodeRows(StepProblem& problem, const AssemblyContext& ctx, int piece, int node,

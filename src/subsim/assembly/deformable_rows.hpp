@@ -16,17 +16,27 @@ namespace subsim {
 /// Up to 3 rows on a node's velocity.
 using NodeRows = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor, 3, 3>;
 
+/// A piece's A_i pattern: the stiffness matrix's (FemWorkspace::stiffness, both triangles) with
+/// every diagonal entry (a node no tet uses has none in K), and where K's entries and the
+/// diagonal sit in it.
+struct FemBlockPattern {
+  std::vector<int> column_begin, row;
+  std::vector<int> k_entry;   // per entry of K: its index in the pattern
+  std::vector<int> diagonal;  // per DOF: the index of its diagonal entry
+};
+
 /// Per-step scratch of the deformable pieces (all deformables' pieces in order).
 struct DeformableAssembly {
   std::vector<FemWorkspace> work;
-  std::vector<std::vector<int>> node_dof;  // per piece: 3 n for node n
-  std::vector<VecX> force;                 // per piece: the elastic forces f_el(x_k)
+  std::vector<FemBlockPattern> pattern;  // per piece, fixed for the model
+  std::vector<VecX> force;               // per piece: the elastic forces f_el(x_k)
   void prepare(const Model& model);
 };
 
-/// Writes piece `piece` (global index) of deformable `d` into subsystem `subsystem`.
-void addDeformablePieceBlock(const Model& model, int d, int piece, const State& state, double h,
-                             DeformableAssembly& work, int subsystem, StepProblem& problem);
+/// Appends piece `piece` (global index) of deformable `d` to `problem` as a subsystem whose A_i
+/// and M_i are stored sparse (A_i couples a node only with the nodes of its tets); returns it.
+int addDeformablePieceBlock(const Model& model, int d, int piece, const State& state, double h,
+                            DeformableAssembly& work, StepProblem& problem);
 /// The interface and attachment constraints of deformable `d`.
 void addDeformableConstraints(const AssemblyContext& ctx, int d, StepProblem& problem);
 

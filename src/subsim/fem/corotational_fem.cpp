@@ -186,23 +186,4 @@ void CorotationalFemModel::assembleStiffness(FemWorkspace& ws) const {
   }
 }
 
-void CorotationalFemModel::addStiffnessBlocks(const FemWorkspace& ws, std::span<const int> node_dof,
-                                              double scale, Eigen::Ref<MatX> A) const {
-  if (static_cast<int>(node_dof.size()) != numNodes())
-    throw std::invalid_argument("addStiffnessBlocks: node_dof must have numNodes() entries");
-  for (int t = 0; t < numTets(); ++t) {
-    const auto& tet = tets_[t];
-    if (std::none_of(tet.begin(), tet.end(), [&](int v) { return node_dof[v] >= 0; })) continue;
-    const Mat12 K = rotatedStiffness(t, ws.rotations[t]);
-    for (int a = 0; a < 4; ++a) {
-      const int ra = node_dof[tet[a]];
-      if (ra < 0) continue;
-      for (int b = 0; b < 4; ++b) {
-        const int cb = node_dof[tet[b]];
-        if (cb >= 0) A.block<3, 3>(ra, cb) += scale * K.block<3, 3>(3 * a, 3 * b);
-      }
-    }
-  }
-}
-
 }  // namespace subsim

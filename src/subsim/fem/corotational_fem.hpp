@@ -15,7 +15,6 @@
 // per-tet precomputation) and a FemWorkspace holding everything that depends on the current
 // configuration, allocated once so that repeated evaluations do not allocate.
 #include <array>
-#include <span>
 #include <vector>
 
 #include <Eigen/SparseCore>
@@ -99,12 +98,6 @@ class CorotationalFemModel {
   void addElasticForces(const VecX& x, const FemWorkspace& ws, VecX& f) const;
   /// ws.stiffness = sum_e R_e K0_e R_e^T for ws.rotations; no allocation.
   void assembleStiffness(FemWorkspace& ws) const;
-  /// A(node_dof[n_a] + i, node_dof[n_b] + j) += scale * (R_e K0_e R_e^T)_(3a+i, 3b+j) for every
-  /// tet and node pair with node_dof >= 0 on both: the part of K on a subset of nodes, for a
-  /// body split into pieces (each a subsystem with its own A_i).  Couplings to nodes outside
-  /// the subset (node_dof = -1) are left out.  node_dof has numNodes() entries.
-  void addStiffnessBlocks(const FemWorkspace& ws, std::span<const int> node_dof, double scale,
-                          Eigen::Ref<MatX> A) const;
 
  private:
   Mat12 rotatedStiffness(int t, const Mat3& R) const;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <numeric>
 #include <utility>
 
 namespace subsim {
@@ -38,128 +39,182 @@ bool ContactNodalization::build(const StepProblem& p, const NodalizationOptions&
   dof_weight_.resize(p.numDof());
   row_begin_.resize(p.numDof());
   row_end_.resize(p.numDof());
-  // Slots: dof^2 for the block, rows x (nonzero columns) per virtual attachment for -k_a J_a^T.
+  // The nonzero columns of every virtual attachment (compressed over attachments): the compact
+  // form's where it has one, else a scan of the dense block (a grip on many nodes).
+  att_col_begin_.assign(na + 1, 0);
+  att_cols_.clear();
+  for (int a = 0; a < na; ++a) {
+    if (direct_dof_[a] < 0) {
+      const Attachment& at = p.attachments[a];
+      if (compact_.compact(a)) {
+        att_cols_.insert(att_cols_.end(), compact_.columns(a),
+                         compact_.columns(a) + compact_.width(a));
+      } else {
+        const auto J = p.J(at);
+        for (int c = 0; c < at.dof; ++c)
+          if (!J.col(c).isZero(0.0)) att_cols_.push_back(c);
+      }
+    }
+    att_col_begin_[a + 1] = static_cast<int>(att_cols_.size());
+  }
+  // Slots: a bound on row entries per subsystem, A_i's stored values (at most dof^2 with the
+  // fill of k_a J_a^T J_a) and rows x width per virtual attachment for -k_a J_a^T.
   slot_.assign(ns + 1, 0);
   for (int i = 0; i < ns; ++i) {
-    int size = p.subsystems[i].dof * p.subsystems[i].dof;
+    const long long n = p.subsystems[i].dof;
+    long long block = p.storedValues(i), coupling = 0;
     for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
       const int a = sub_attachments_[q];
-      if (direct_dof_[a] >= 0) continue;
-      const Attachment& at = p.attachments[a];
-      size += at.rows * (compact_.compact(a) ? compact_.width(a) : at.dof);
+      const long long w = att_col_begin_[a + 1] - att_col_begin_[a];
+      block += w * w;
+      coupling += p.attachments[a].rows * w;
     }
-    slot_[i + 1] = slot_[i] + size;
+    slot_[i + 1] = slot_[i] + static_cast<int>(std::min(block, n * n) + coupling);
   }
   column_.resize(slot_[ns]);
   value_.resize(slot_[ns]);
-  if (static_cast<int>(dense_.size()) < nthreads) {
-    dense_.resize(nthreads);
-    columns_.resize(nthreads);
-  }
+  if (static_cast<int>(scratch_.size()) < nthreads) scratch_.resize(nthreads);
   bool positive = true;
 
 #pragma omp parallel for schedule(dynamic) num_threads(nthreads) reduction(&& : positive)
-  for (int i = 0; i < ns; ++i) {
-    const Subsystem& sub = p.subsystems[i];
-    const int n = sub.dof;
-    const auto A = p.A(i);
-    for (int k = 0; k < n; ++k) positive = positive && A(k, k) > 0.0;
-    // k_a and wbar_a (the node's Frobenius weight) of every attachment on i.
-    for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
-      const int a = sub_attachments_[q];
-      const Attachment& at = p.attachments[a];
-      const auto J = p.J(at);
-      if (direct_dof_[a] >= 0) {
-        coupling_[a] = 0.0;
-        continue;
-      }
-      double k = options.kv * p.dt;
-      if (options.kv <= 0.0) {
-        double inverse_mass = 0.0;
-        for (int r = 0; r < at.rows; ++r)
-          for (int c = 0; c < n; ++c)
-            if (J(r, c) != 0.0) inverse_mass += J(r, c) * J(r, c) / std::max(A(c, c), 1e-300);
-        inverse_mass /= at.rows;
-        // A block without entries couples nothing: any k keeps the node at rest with it.
-        k = options.kv_ratio / (inverse_mass > 0.0 ? inverse_mass : 1.0 / A.diagonal().mean());
-      }
-      coupling_[a] = k;
-      node_weight_[a] = at.rows / (k * (at.rows + J.squaredNorm()));
-    }
-    // The augmented DOF block A_i + sum_a k_a J_a^T J_a, dense, then compressed by rows with the
-    // DOF's Frobenius weight (its row also holds -k_a J_a^T, the coupling to the nodes).
-    DoubleBuffer& dense = dense_[omp_get_thread_num()];
-    dense.resize(static_cast<size_t>(n) * n + n);
-    std::copy_n(p.a_data.data() + sub.a_offset, static_cast<size_t>(n) * n, dense.data());
-    // Per DOF k: sum_a k_a^2 |J_a e_k|^2 (its row's coupling part), then the row's squared norm.
-    double* row_norm2 = dense.data() + static_cast<size_t>(n) * n;
-    std::fill_n(row_norm2, n, 0.0);
-    std::vector<int>& columns = columns_[omp_get_thread_num()];
-    for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
-      const int a = sub_attachments_[q];
-      if (direct_dof_[a] >= 0) continue;
-      // k_a J_a^T J_a on J_a's nonzero columns only: a block wider than the compact form's
-      // slots (a grip on many nodes) is stored dense, and its dense product would cost dof^2.
-      const auto J = p.J(p.attachments[a]);
-      const double k = coupling_[a];
-      columns.clear();
-      for (int c = 0; c < n; ++c) {
-        const double norm2 = J.col(c).squaredNorm();
-        if (norm2 == 0.0) continue;
-        columns.push_back(c);
-        row_norm2[c] += k * k * norm2;
-      }
-      for (const int c2 : columns)
-        for (const int c1 : columns)
-          dense[static_cast<size_t>(c2) * n + c1] += k * J.col(c1).dot(J.col(c2));
-    }
-    int slot = slot_[i];
-    for (int k = 0; k < n; ++k) {
-      const int row = sub.dof_offset + k;
-      row_begin_[row] = slot;
-      double norm2 = 0.0;
-      for (int c = 0; c < n; ++c) {
-        const double v = dense[static_cast<size_t>(c) * n + k];  // symmetric: row k = column k
-        if (v == 0.0) continue;
-        column_[slot] = sub.dof_offset + c;
-        value_[slot++] = v;
-        norm2 += v * v;
-      }
-      // -k_a J_a(r, k) on node coordinate r of every virtual attachment on i (its norm is in
-      // row_norm2 already).
-      for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
-        const int a = sub_attachments_[q];
-        if (direct_dof_[a] >= 0) continue;
-        const Attachment& at = p.attachments[a];
-        const auto J = p.J(at);
-        for (int r = 0; r < at.rows; ++r) {
-          if (J(r, k) == 0.0) continue;
-          column_[slot] = p.numDof() + node_offset_[a] + r;
-          value_[slot++] = -coupling_[a] * J(r, k);
-        }
-      }
-      row_end_[row] = slot;
-      norm2 += row_norm2[k];
-      dof_weight_[row] = norm2 > 0.0 ? dense[static_cast<size_t>(k) * n + k] / norm2 : 0.0;
-      row_norm2[k] = norm2;
-    }
-    // A direct node's 3 DOF share wbar = trace / (sum of the 3 rows' squared norms).
-    for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
-      const int a = sub_attachments_[q];
-      const int d = direct_dof_[a];
-      if (d < 0) continue;
-      const int k0 = d - sub.dof_offset;
-      double trace = 0.0, norm2 = 0.0;
-      for (int k = k0; k < k0 + 3; ++k) {
-        trace += dense[static_cast<size_t>(k) * n + k];
-        norm2 += row_norm2[k];
-      }
-      const double w = norm2 > 0.0 ? trace / norm2 : 0.0;
-      for (int k = d; k < d + 3; ++k) dof_weight_[k] = w;
-      node_weight_[a] = w;
-    }
-  }
+  for (int i = 0; i < ns; ++i)
+    positive = buildSubsystemRows(p, i, options, scratch_[omp_get_thread_num()]) && positive;
   if (positive) boundStepSpectrum(nthreads);
+  return positive;
+}
+
+bool ContactNodalization::buildSubsystemRows(const StepProblem& p, int i,
+                                             const NodalizationOptions& options, RowScratch& w) {
+  const Subsystem& sub = p.subsystems[i];
+  const int n = sub.dof;
+  // A_i's diagonal, and its column k (= row k: A_i is symmetric) in either storage.
+  w.diagonal.resize(n);
+  if (p.isSparse(i)) {
+    const auto A = p.sparseA(i);
+    for (int k = 0; k < n; ++k) w.diagonal[k] = A.coeff(k, k);
+  } else {
+    for (int k = 0; k < n; ++k) w.diagonal[k] = p.A(i)(k, k);
+  }
+  bool positive = true;
+  for (int k = 0; k < n; ++k) positive = positive && w.diagonal[k] > 0.0;
+  // k_a and wbar_a (the node's Frobenius weight) of every attachment on i, and per DOF the
+  // virtual attachments whose block has a nonzero column there (compressed, in attachment order).
+  w.touch_begin.assign(n + 1, 0);
+  for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+    const int a = sub_attachments_[q];
+    const Attachment& at = p.attachments[a];
+    if (direct_dof_[a] >= 0) {
+      coupling_[a] = 0.0;
+      continue;
+    }
+    const auto J = p.J(at);
+    double k = options.kv * p.dt, norm2 = 0.0, inverse_mass = 0.0;
+    for (int e = att_col_begin_[a]; e < att_col_begin_[a + 1]; ++e) {
+      const int c = att_cols_[e];
+      const double col2 = J.col(c).squaredNorm();
+      norm2 += col2;
+      inverse_mass += col2 / std::max(w.diagonal[c], 1e-300);
+      ++w.touch_begin[c + 1];
+    }
+    if (options.kv <= 0.0) {
+      inverse_mass /= at.rows;
+      // A block without entries couples nothing: any k keeps the node at rest with it.
+      k = options.kv_ratio / (inverse_mass > 0.0
+                                  ? inverse_mass
+                                  : n / std::accumulate(w.diagonal.begin(), w.diagonal.end(), 0.0));
+    }
+    coupling_[a] = k;
+    node_weight_[a] = at.rows / (k * (at.rows + norm2));
+  }
+  for (int k = 0; k < n; ++k) w.touch_begin[k + 1] += w.touch_begin[k];
+  w.touch.resize(w.touch_begin[n]);
+  w.mark.assign(w.touch_begin.begin(), w.touch_begin.end() - 1);  // fill cursors
+  for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+    const int a = sub_attachments_[q];
+    if (direct_dof_[a] >= 0) continue;
+    for (int e = att_col_begin_[a]; e < att_col_begin_[a + 1]; ++e)
+      w.touch[w.mark[att_cols_[e]]++] = a;
+  }
+
+  // Row k of the augmented block A_i + sum_a k_a J_a^T J_a, gathered in a dense accumulator over
+  // the columns it reaches (A_i's entries and the cliques of the attachments at k), then stored
+  // compressed with the DOF's Frobenius weight; the row also holds -k_a J_a^T, the coupling to the
+  // nodes.  O(entries) per row in either storage, so a sparse 14681-DOF block costs its nonzeros.
+  w.accumulator.assign(n, 0.0);
+  w.mark.assign(n, 0);
+  w.row_norm2.resize(n);
+  w.row_diagonal.resize(n);
+  int slot = slot_[i];
+  const auto gather = [&](int c, double v) {
+    if (w.mark[c] == 0) {
+      w.mark[c] = 1;
+      w.list.push_back(c);
+    }
+    w.accumulator[c] += v;
+  };
+  for (int k = 0; k < n; ++k) {
+    w.list.clear();
+    if (p.isSparse(i)) {
+      const auto A = p.sparseA(i);
+      for (decltype(A)::InnerIterator it(A, k); it; ++it)
+        gather(static_cast<int>(it.row()), it.value());
+    } else {
+      const double* column = p.a_data.data() + sub.a_offset + static_cast<size_t>(k) * n;
+      for (int c = 0; c < n; ++c)
+        if (column[c] != 0.0) gather(c, column[c]);
+    }
+    double coupling_norm2 = 0.0;  // sum_a k_a^2 |J_a e_k|^2
+    for (int t = w.touch_begin[k]; t < w.touch_begin[k + 1]; ++t) {
+      const int a = w.touch[t];
+      const auto J = p.J(p.attachments[a]);
+      const double ka = coupling_[a];
+      coupling_norm2 += ka * ka * J.col(k).squaredNorm();
+      for (int e = att_col_begin_[a]; e < att_col_begin_[a + 1]; ++e)
+        gather(att_cols_[e], ka * J.col(k).dot(J.col(att_cols_[e])));
+    }
+    std::sort(w.list.begin(), w.list.end());
+    const int row = sub.dof_offset + k;
+    row_begin_[row] = slot;
+    double norm2 = coupling_norm2;
+    for (const int c : w.list) {
+      const double v = w.accumulator[c];
+      w.accumulator[c] = 0.0;
+      w.mark[c] = 0;
+      if (v == 0.0) continue;
+      column_[slot] = sub.dof_offset + c;
+      value_[slot++] = v;
+      norm2 += v * v;
+    }
+    w.row_diagonal[k] = w.diagonal[k];
+    for (int t = w.touch_begin[k]; t < w.touch_begin[k + 1]; ++t) {
+      const int a = w.touch[t];
+      const auto J = p.J(p.attachments[a]);
+      w.row_diagonal[k] += coupling_[a] * J.col(k).squaredNorm();
+      for (int r = 0; r < p.attachments[a].rows; ++r) {
+        if (J(r, k) == 0.0) continue;
+        column_[slot] = p.numDof() + node_offset_[a] + r;
+        value_[slot++] = -coupling_[a] * J(r, k);
+      }
+    }
+    row_end_[row] = slot;
+    dof_weight_[row] = norm2 > 0.0 ? w.row_diagonal[k] / norm2 : 0.0;
+    w.row_norm2[k] = norm2;
+  }
+  // A direct node's 3 DOF share wbar = trace / (sum of the 3 rows' squared norms).
+  for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+    const int a = sub_attachments_[q];
+    const int d = direct_dof_[a];
+    if (d < 0) continue;
+    const int k0 = d - sub.dof_offset;
+    double trace = 0.0, norm2 = 0.0;
+    for (int k = k0; k < k0 + 3; ++k) {
+      trace += w.row_diagonal[k];
+      norm2 += w.row_norm2[k];
+    }
+    const double wbar = norm2 > 0.0 ? trace / norm2 : 0.0;
+    for (int k = d; k < d + 3; ++k) dof_weight_[k] = wbar;
+    node_weight_[a] = wbar;
+  }
   return positive;
 }
 

@@ -111,7 +111,16 @@ class ContactNodalization {
   double dofResidual(int k, const double* x) const { return dofRow(k, x) - p_->b[k]; }
 
  private:
+  // Per thread: the scratch of one subsystem's rows while they are built.
+  struct RowScratch {
+    DoubleBuffer diagonal, row_diagonal, row_norm2, accumulator;
+    std::vector<int> touch_begin, touch, mark, list;
+  };
+
   void findDirectAttachments(const StepProblem& p, bool enabled);
+  /// Subsystem i's k_a, node weights and DOF rows; false when A_i has a nonpositive diagonal.
+  bool buildSubsystemRows(const StepProblem& p, int i, const NodalizationOptions& options,
+                          RowScratch& scratch);
   /// Estimates lambda_max(W A_x) and scales W down where it exceeds kMaxStepEigenvalue.
   void boundStepSpectrum(int threads);
 
@@ -125,18 +134,18 @@ class ContactNodalization {
   DoubleBuffer dof_weight_;
   std::vector<int> sub_begin_;
   std::vector<int> sub_attachments_;
-  // The DOF rows of A_x, compressed, columns indexing x; subsystem i's rows in a slot of
-  // dof^2 + (its virtual coupling entries) starting at slot_[i], so that they are compressed in
+  // The DOF rows of A_x, compressed, columns indexing x; subsystem i's rows in a slot (a bound
+  // on their entries) starting at slot_[i], so that they are compressed in
   // parallel: row k's entries at row_begin_[k] .. row_end_[k].
   std::vector<int> slot_;
   std::vector<int> row_begin_;
   std::vector<int> row_end_;
   std::vector<int> column_;
   DoubleBuffer value_;
-  // Per thread: a subsystem's dense augmented block while it is compressed.
-  std::vector<DoubleBuffer> dense_;
-  std::vector<std::vector<int>> columns_;  // per thread: an attachment's nonzero columns
-  DoubleBuffer power_[2];                  // the power iterations' vectors
+  std::vector<RowScratch> scratch_;
+  std::vector<int> att_col_begin_;  // virtual attachments' nonzero columns (compressed)
+  std::vector<int> att_cols_;
+  DoubleBuffer power_[2];  // the power iterations' vectors
   double step_eigenvalue_ = 0.0, step_scale_ = 1.0;
 };
 

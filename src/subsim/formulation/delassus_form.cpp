@@ -107,8 +107,7 @@ bool DelassusForm::build(const StepProblem& p, int threads) {
 #pragma omp for schedule(dynamic)
     for (int i = 0; i < ns; ++i) {
       const Subsystem& sub = p.subsystems[i];
-      llt_[i].compute(p.A(i));
-      llt_failed_[i] = llt_[i].info() != Eigen::Success;
+      llt_failed_[i] = !llt_[i].compute(p, i);
       Eigen::Map<VecX> v(free_v_.data() + sub.dof_offset, sub.dof);
       v = p.bBlock(i);
       llt_[i].solveInPlace(v);

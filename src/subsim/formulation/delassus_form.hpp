@@ -32,11 +32,11 @@
 // step keeps the fixed point of  lambda = P(lambda - D^{-1} (W lambda + c))  exactly the
 // Signorini-Coulomb solution with the strict cone (sliding opposite to the tangential velocity);
 // a per-row D_t1 != D_t2 would skew the sliding direction.
-#include <Eigen/Cholesky>
 #include <algorithm>
 #include <vector>
 
 #include "subsim/formulation/compact_jacobian.hpp"
+#include "subsim/formulation/subsystem_factor.hpp"
 #include "subsim/problem/step_problem.hpp"
 
 namespace subsim {
@@ -92,7 +92,7 @@ class DelassusForm {
 
   const StepProblem* p_ = nullptr;
   std::vector<int> row_constraint_;  // local form: the constraint of each row
-  std::vector<Eigen::LLT<MatX>> llt_;
+  std::vector<SubsystemFactor> llt_;
   std::vector<char>
       llt_failed_;  // per subsystem, written by its own iteration of the parallel loop
   std::vector<int> sub_begin_, sub_attachments_, att_constraint_;

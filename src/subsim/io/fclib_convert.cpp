@@ -1,10 +1,10 @@
 #include "subsim/io/fclib_convert.hpp"
 
-#include <Eigen/Cholesky>
 #include <numeric>
 #include <stdexcept>
 
 #include "subsim/formulation/delassus_form.hpp"
+#include "subsim/formulation/subsystem_factor.hpp"
 
 namespace subsim {
 
@@ -13,8 +13,11 @@ namespace {
 using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 using Triplets = std::vector<Eigen::Triplet<double>>;
 
-/// A connected block of M beyond this many DOF would be held densely (A_i is dense) at
-/// 8 n^2 bytes: 6000 DOF take 288 MB.  Larger FEM bodies wait for sparse subsystem blocks.
+/// A connected block of M is stored sparse (step_problem.hpp, Subsystem) from this many DOF on
+/// when at most this fraction of it is nonzero (an FEM body's), else dense, where it may not pass
+/// kMaxDenseBlock DOF (8 n^2 bytes: 6000 DOF take 288 MB).
+constexpr int kMinSparseBlock = 48;
+constexpr double kMaxSparseDensity = 0.25;
 constexpr int kMaxDenseBlock = 6000;
 
 bool symmetric(const SparseMatrixD& a) {
@@ -98,24 +101,58 @@ void importGlobal(const FclibProblem& f, const std::string& prefix, FclibImport&
   if (!symmetric(f.M)) throw std::runtime_error(prefix + "M is not symmetric");
   const std::vector<int> sizes = partition(f, prefix, out.dof_order);
   std::vector<int> sub_of(n), local_of(n);
-  int k = 0;
-  for (std::size_t s = 0; s < sizes.size(); ++s) {
-    if (sizes[s] > kMaxDenseBlock)
-      throw std::runtime_error(prefix + "a connected block of M has " + std::to_string(sizes[s]) +
-                               " DOF; subsim holds a subsystem's block densely and takes at most " +
-                               std::to_string(kMaxDenseBlock));
-    p.addSubsystem(sizes[s]);
+  for (int k = 0, s = 0; s < static_cast<int>(sizes.size()); ++s)
     for (int l = 0; l < sizes[s]; ++l, ++k) {
-      sub_of[out.dof_order[k]] = static_cast<int>(s);
+      sub_of[out.dof_order[k]] = s;
       local_of[out.dof_order[k]] = l;
     }
+  std::vector<long long> entries(sizes.size(), 0);
+  for (int c = 0; c < n; ++c)
+    entries[sub_of[c]] += f.M.outerIndexPtr()[c + 1] - f.M.outerIndexPtr()[c];
+  // A sparse block's pattern: M's entries with every diagonal one, column by column in the
+  // component's order (increasing DOF, so rows stay increasing within a column).
+  std::vector<int> begin, pattern;
+  for (std::size_t s = 0, k = 0; s < sizes.size(); k += sizes[s], ++s) {
+    const long long dof = sizes[s];
+    if (dof < kMinSparseBlock || entries[s] > kMaxSparseDensity * dof * dof) {
+      if (dof > kMaxDenseBlock)
+        throw std::runtime_error(prefix + "a connected block of M has " + std::to_string(dof) +
+                                 " DOF and " + std::to_string(entries[s]) +
+                                 " nonzeros, too dense to store sparse; subsim holds a dense "
+                                 "block of at most " +
+                                 std::to_string(kMaxDenseBlock) + " DOF");
+      p.addSubsystem(sizes[s]);
+      continue;
+    }
+    begin.assign(1, 0);
+    pattern.clear();
+    for (int l = 0; l < sizes[s]; ++l) {
+      const int c = out.dof_order[k + l];
+      bool diagonal = false;
+      for (SparseMatrixD::InnerIterator it(f.M, c); it; ++it) {
+        const int r = local_of[it.row()];
+        if (!diagonal && r >= l) {
+          if (r > l) pattern.push_back(l);
+          diagonal = true;
+        }
+        pattern.push_back(r);
+      }
+      if (!diagonal) pattern.push_back(l);
+      begin.push_back(static_cast<int>(pattern.size()));
+    }
+    p.addSparseSubsystem(sizes[s], begin, pattern);
   }
   for (int c = 0; c < n; ++c)
-    for (SparseMatrixD::InnerIterator it(f.M, c); it; ++it)
-      p.A(sub_of[c])(local_of[it.row()], local_of[c]) = it.value();
+    for (SparseMatrixD::InnerIterator it(f.M, c); it; ++it) {
+      const int s = sub_of[c];
+      if (p.isSparse(s))
+        p.sparseA(s).coeffRef(local_of[it.row()], local_of[c]) = it.value();
+      else
+        p.A(s)(local_of[it.row()], local_of[c]) = it.value();
+    }
   for (int d = 0; d < n; ++d) p.b[p.subsystems[sub_of[d]].dof_offset + local_of[d]] = f.f[d];
   for (int s = 0; s < p.numSubsystems(); ++s) {
-    if (Eigen::LLT<MatX>(p.A(s)).info() == Eigen::Success) continue;
+    if (SubsystemFactor().compute(p, s)) continue;
     const int first = out.dof_order[p.subsystems[s].dof_offset];
     throw std::runtime_error(prefix + "M is not positive definite: its block of " +
                              std::to_string(p.subsystems[s].dof) + " DOF from DOF " +
@@ -292,11 +329,10 @@ FclibProblem fclibGlobalFromStepProblem(const StepProblem& problem,
   const std::vector<int> g_col = placesOf(plan.equality_rows, nr);
   Triplets mt, ht, gt;
   for (int s = 0; s < problem.numSubsystems(); ++s) {
-    const Subsystem& sub = problem.subsystems[s];
-    const auto A = problem.A(s);
-    for (int c = 0; c < sub.dof; ++c)
-      for (int r = 0; r < sub.dof; ++r)
-        if (A(r, c) != 0.0) mt.emplace_back(sub.dof_offset + r, sub.dof_offset + c, A(r, c));
+    const int o = problem.subsystems[s].dof_offset;
+    problem.forEachEntryA(s, [&](int r, int c, double value) {
+      if (value != 0.0) mt.emplace_back(o + r, o + c, value);
+    });
   }
   // The folded soft rows' J, gathered over their attachments.
   std::vector<int> folded_index(nr, -1);

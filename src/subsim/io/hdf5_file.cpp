@@ -88,10 +88,10 @@ void FileReader::fail(const std::string& what) const {
   throw std::runtime_error(prefix() + what);
 }
 
-void FileReader::checkSchemaVersion(int found, int known) const {
-  if (found != known)
+void FileReader::checkSchemaVersion(int found, int known, int oldest) const {
+  if (found < oldest || found > known)
     fail("attribute /schema_version is " + std::to_string(found) + ", this reader knows " +
-         std::to_string(known));
+         (oldest < known ? std::to_string(oldest) + ".." : std::string()) + std::to_string(known));
 }
 
 Handle FileReader::openFile() const {

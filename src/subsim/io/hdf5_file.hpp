@@ -181,8 +181,10 @@ class FileReader {
   /// Throws prefix() + what (and clears HDF5's error stack).
   [[noreturn]] void fail(const std::string& what) const;
 
-  /// Fails unless `found`, the file's /schema_version, is the version `known` to the reader.
-  void checkSchemaVersion(int found, int known) const;
+  /// Fails unless `found`, the file's /schema_version, is a version the reader knows: `known`
+  /// (the one it writes) or an older one it still reads, from `oldest` on.
+  void checkSchemaVersion(int found, int known, int oldest) const;
+  void checkSchemaVersion(int found, int known) const { checkSchemaVersion(found, known, known); }
 
   /// Opens the file read-only once its seal (io/file_seal.hpp) is verified (with Seal::IfPresent,
   /// a file without a seal is opened as it is; one whose seal does not fit is still refused).  A

@@ -20,7 +20,10 @@ namespace {
 
 using namespace hdf5;
 
-constexpr int kSchemaVersion = 1;
+// 2: subsystems may store A_i and M_i sparse (a_data's values then follow a pattern); version 1
+// files, which have no such subsystems, are read as before.
+constexpr int kSchemaVersion = 2;
+constexpr int kOldestSchemaVersion = 1;
 constexpr int kNumConstraintTypes = 4;  // ConstraintType::Bilateral .. Contact
 constexpr int kNumStabilizations = 3;   // Stabilization::Velocity .. Position
 
@@ -76,7 +79,15 @@ std::optional<Defect> layoutDefect(const StepProblem& p, const StepSolution& war
     if (I64{s.dof_offset} + s.dof > size(p.b))
       return Defect{"subsystems",
                     which + " reaches beyond the " + std::to_string(p.b.size()) + " values of b"};
-    if (I64{s.a_offset} + I64{s.dof} * s.dof > size(p.a_data))
+    if (s.pattern_offset < -1 ||
+        (s.pattern_offset >= 0 && I64{s.pattern_offset} + s.dof + 1 > size(p.sparse_pattern)))
+      return Defect{"subsystem_pattern_offset",
+                    which + " has pattern offset " + std::to_string(s.pattern_offset) +
+                        ", expected -1 or a start within the " +
+                        std::to_string(p.sparse_pattern.size()) + " values of sparse_pattern"};
+    const I64 stored = s.pattern_offset >= 0 ? I64{p.sparse_pattern[s.pattern_offset + s.dof]}
+                                             : I64{s.dof} * s.dof;
+    if (stored < 0 || I64{s.a_offset} + stored > size(p.a_data))
       return Defect{"subsystems", which + " reaches beyond the " + std::to_string(p.a_data.size()) +
                                       " values of a_data"};
   }
@@ -190,6 +201,10 @@ bool hasSubstructures(const StepProblem& p) {
                      [](const Subsystem& s) { return s.substructure >= 0; });
 }
 
+bool hasSparseBlocks(const StepProblem& p) {
+  return !p.sparse_pattern.empty();
+}
+
 bool hasTreeStructure(const StepProblem& p) {
   return !p.dof_parent.empty() || !p.tree_bodies.empty();
 }
@@ -284,6 +299,13 @@ void writeProblem(hid_t g, const RecordedProblem& recorded, const std::string& c
   writeVector(g, "soft_k", p.soft_k, context);
   writeVector(g, "soft_c", p.soft_c, context);
   if (hasTreeStructure(p)) writeTreeStructure(g, p, context);
+  if (hasSparseBlocks(p)) {
+    std::vector<int> pattern_offset;
+    pattern_offset.reserve(p.subsystems.size());
+    for (const Subsystem& s : p.subsystems) pattern_offset.push_back(s.pattern_offset);
+    writeVector(g, "subsystem_pattern_offset", pattern_offset, context);
+    writeVector(g, "sparse_pattern", p.sparse_pattern, context);
+  }
   if (hasSubstructures(p)) {
     std::vector<int> substructure;
     substructure.reserve(p.subsystems.size());
@@ -377,7 +399,7 @@ class ProblemFileReader : FileReader {
     const hid_t root = file.get();
 
     ProblemFile out;
-    checkSchemaVersion(readInt(root, "/", "schema_version"), kSchemaVersion);
+    checkSchemaVersion(readInt(root, "/", "schema_version"), kSchemaVersion, kOldestSchemaVersion);
     out.info.scene = readStringAttribute(root, "/", "scene");
     out.info.source_solver = readStringAttribute(root, "/", "source_solver");
     out.info.dt = readDouble(root, "/", "dt");
@@ -588,6 +610,13 @@ class ProblemFileReader : FileReader {
     p.soft_k = readSized<double>(g, where, "soft_k", p.e.size());
     p.soft_c = readSized<double>(g, where, "soft_c", p.e.size());
     if (H5Lexists(g, "dof_parent", H5P_DEFAULT) > 0) readTreeStructure(g, where, p);
+    if (H5Lexists(g, "sparse_pattern", H5P_DEFAULT) > 0) {
+      const std::vector<int> pattern_offset =
+          readSized<int>(g, where, "subsystem_pattern_offset", p.subsystems.size());
+      for (std::size_t i = 0; i < p.subsystems.size(); ++i)
+        p.subsystems[i].pattern_offset = pattern_offset[i];
+      p.sparse_pattern = readAny<int>(g, where, "sparse_pattern");
+    }
     if (H5Lexists(g, "subsystem_substructure", H5P_DEFAULT) > 0) {
       const std::vector<int> substructure =
           readSized<int>(g, where, "subsystem_substructure", p.subsystems.size());

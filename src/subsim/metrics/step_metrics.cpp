@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "subsim/formulation/subsystem_factor.hpp"
 #include "subsim/problem/cone_projection.hpp"
 #include "subsim/problem/constraint_operator.hpp"
 
@@ -57,11 +58,15 @@ StepMetrics evaluateStep(const StepProblem& p, const StepSolution& sol) {
   for (int i = 0; i < p.numSubsystems(); ++i) {
     const Subsystem& s = p.subsystems[i];
     const VecX rhs = p.bBlock(i) + JTl.segment(s.dof_offset, s.dof);
-    const Eigen::LLT<MatX> llt(p.A(i));
-    v_star.segment(s.dof_offset, s.dof) = llt.solve(rhs);
-    v_free.segment(s.dof_offset, s.dof) = llt.solve(p.bBlock(i));
-    const VecX dyn = p.A(i) * sol.vhat.segment(s.dof_offset, s.dof) - rhs;
-    m.dynamics_residual = std::max(m.dynamics_residual, dyn.norm());
+    SubsystemFactor llt;
+    llt.compute(p, i);
+    v_star.segment(s.dof_offset, s.dof) = rhs;
+    llt.solveInPlace(v_star.segment(s.dof_offset, s.dof));
+    v_free.segment(s.dof_offset, s.dof) = p.bBlock(i);
+    llt.solveInPlace(v_free.segment(s.dof_offset, s.dof));
+    VecX dyn(s.dof);
+    p.multiplyA(i, sol.vhat.data() + s.dof_offset, dyn.data());
+    m.dynamics_residual = std::max(m.dynamics_residual, (dyn - rhs).norm());
   }
   double sum_al = 0.0, sum_fb = 0.0;
   double natural_map = 0.0, norm_q = 0.0, norm_r = 0.0, norm_u = 0.0;  // squared sums

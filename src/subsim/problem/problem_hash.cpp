@@ -60,6 +60,11 @@ void addNcpForm(Fnv1a64& h, const StepProblem& p) {
     }
     h.add(p.local_jacobian_data);
   }
+  // Sparse subsystem blocks only when present, likewise.
+  if (!p.sparse_pattern.empty()) {
+    for (const Subsystem& s : p.subsystems) h.add(s.pattern_offset);
+    h.add(p.sparse_pattern);
+  }
   // The local form's W only when present (an FCLib local problem), likewise.
   if (p.hasLocalForm()) {
     h.add(p.local_w.row_begin);

@@ -1,6 +1,7 @@
 #include "subsim/problem/step_problem.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -43,6 +44,7 @@ void StepProblem::clear() {
   subsystems.clear();
   has_step_data = false;
   a_data.clear();
+  sparse_pattern.clear();
   b.clear();
   mass_data.clear();
   velocity.clear();
@@ -77,12 +79,87 @@ int StepProblem::addSubsystem(int dof) {
   return numSubsystems() - 1;
 }
 
+int StepProblem::addSparseSubsystem(int dof, std::span<const int> column_begin,
+                                    std::span<const int> row) {
+  assert(static_cast<int>(column_begin.size()) == dof + 1);
+  assert(column_begin[dof] == static_cast<int>(row.size()));
+  Subsystem s;
+  s.dof = dof;
+  s.dof_offset = numDof();
+  s.a_offset = static_cast<int>(a_data.size());
+  s.pattern_offset = static_cast<int>(sparse_pattern.size());
+  subsystems.push_back(s);
+  sparse_pattern.insert(sparse_pattern.end(), column_begin.begin(), column_begin.end());
+  sparse_pattern.insert(sparse_pattern.end(), row.begin(), row.end());
+  a_data.resize(a_data.size() + row.size(), 0.0);
+  b.resize(b.size() + dof, 0.0);
+  mass_data.resize(a_data.size(), 0.0);
+  velocity.resize(b.size(), 0.0);
+  return numSubsystems() - 1;
+}
+
+int StepProblem::storedValues(int i) const {
+  const Subsystem& s = subsystems[i];
+  return s.pattern_offset >= 0 ? sparse_pattern[s.pattern_offset + s.dof] : s.dof * s.dof;
+}
+
+namespace {
+// The sparse block of subsystem s over `values` (a_data or mass_data).
+template <typename Matrix, typename Value>
+Eigen::Map<Matrix> sparseBlock(const Subsystem& s, const std::vector<int>& pattern, Value* values) {
+  assert(s.pattern_offset >= 0);
+  // Eigen's writable Map takes mutable index pointers; the pattern is never written through it.
+  int* columns = const_cast<int*>(pattern.data() + s.pattern_offset);
+  return Eigen::Map<Matrix>(s.dof, s.dof, columns[s.dof], columns, columns + s.dof + 1,
+                            values + s.a_offset);
+}
+}  // namespace
+
+Eigen::Map<SparseColumnMatrix> StepProblem::sparseA(int i) {
+  return sparseBlock<SparseColumnMatrix>(subsystems[i], sparse_pattern, a_data.data());
+}
+Eigen::Map<const SparseColumnMatrix> StepProblem::sparseA(int i) const {
+  return sparseBlock<const SparseColumnMatrix>(subsystems[i], sparse_pattern, a_data.data());
+}
+Eigen::Map<SparseColumnMatrix> StepProblem::sparseM(int i) {
+  return sparseBlock<SparseColumnMatrix>(subsystems[i], sparse_pattern, mass_data.data());
+}
+Eigen::Map<const SparseColumnMatrix> StepProblem::sparseM(int i) const {
+  return sparseBlock<const SparseColumnMatrix>(subsystems[i], sparse_pattern, mass_data.data());
+}
+
+double StepProblem::traceA(int i) const {
+  if (!isSparse(i)) return A(i).trace();
+  double trace = 0.0;
+  const auto Ai = sparseA(i);
+  for (int c = 0; c < Ai.outerSize(); ++c) trace += Ai.coeff(c, c);
+  return trace;
+}
+
+void StepProblem::multiplyA(int i, const double* x, double* y) const {
+  const int n = subsystems[i].dof;
+  const Eigen::Map<const VecX> xm(x, n);
+  Eigen::Map<VecX> ym(y, n);
+  if (isSparse(i))
+    ym.noalias() = sparseA(i) * xm;
+  else
+    ym.noalias() = A(i) * xm;
+}
+
+MatX StepProblem::denseA(int i) const {
+  if (!isSparse(i)) return A(i);
+  requireDensifiable(*this, i, "a dense copy of A_i");
+  return MatX(sparseA(i));
+}
+
 Eigen::Map<MatX> StepProblem::A(int i) {
   const Subsystem& s = subsystems[i];
+  assert(s.pattern_offset < 0);
   return Eigen::Map<MatX>(a_data.data() + s.a_offset, s.dof, s.dof);
 }
 Eigen::Map<const MatX> StepProblem::A(int i) const {
   const Subsystem& s = subsystems[i];
+  assert(s.pattern_offset < 0);
   return Eigen::Map<const MatX>(a_data.data() + s.a_offset, s.dof, s.dof);
 }
 Eigen::Map<VecX> StepProblem::bBlock(int i) {
@@ -96,10 +173,12 @@ Eigen::Map<const VecX> StepProblem::bBlock(int i) const {
 
 Eigen::Map<MatX> StepProblem::M(int i) {
   const Subsystem& s = subsystems[i];
+  assert(s.pattern_offset < 0);
   return Eigen::Map<MatX>(mass_data.data() + s.a_offset, s.dof, s.dof);
 }
 Eigen::Map<const MatX> StepProblem::M(int i) const {
   const Subsystem& s = subsystems[i];
+  assert(s.pattern_offset < 0);
   return Eigen::Map<const MatX>(mass_data.data() + s.a_offset, s.dof, s.dof);
 }
 Eigen::Map<VecX> StepProblem::velocityBlock(int i) {
@@ -242,7 +321,7 @@ Eigen::Map<RowMajorMatX> StepProblem::J(const Attachment& a) {
 std::string StepProblem::check() const {
   std::ostringstream err;
   int dof = 0;
-  size_t a_size = 0;
+  size_t a_size = 0, pattern_size = 0;
   for (int i = 0; i < numSubsystems(); ++i) {
     const Subsystem& s = subsystems[i];
     if (s.dof <= 0 || s.dof_offset != dof || s.a_offset != static_cast<int>(a_size)) {
@@ -253,19 +332,26 @@ std::string StepProblem::check() const {
       err << "subsystem " << i << ": substructure " << s.substructure << ", expected -1 or more";
       return err.str();
     }
-    dof += s.dof;
-    a_size += static_cast<size_t>(s.dof) * s.dof;
-    const auto Ai = A(i);
-    if (!Ai.allFinite() || !bBlock(i).allFinite()) {
-      err << "subsystem " << i << ": A or b not finite";
+    if (s.pattern_offset >= 0) {
+      const std::string defect = checkPattern(i, pattern_size);
+      if (!defect.empty()) return defect;
+    } else if (s.pattern_offset != -1) {
+      err << "subsystem " << i << ": pattern_offset " << s.pattern_offset
+          << ", expected -1 or more";
       return err.str();
     }
-    if ((Ai - Ai.transpose()).norm() > 1e-9 * (1.0 + Ai.norm())) {
-      err << "subsystem " << i << ": A not symmetric";
+    dof += s.dof;
+    a_size += static_cast<size_t>(storedValues(i));
+    if (a_size > a_data.size() || dof > numDof()) return "subsystem sizes do not add up";
+    const std::string defect = checkBlock(i, a_data.data(), "A");
+    if (!defect.empty()) return defect;
+    if (!bBlock(i).allFinite()) {
+      err << "subsystem " << i << ": b not finite";
       return err.str();
     }
   }
-  if (dof != numDof() || a_size != a_data.size()) return "subsystem sizes do not add up";
+  if (dof != numDof() || a_size != a_data.size() || pattern_size != sparse_pattern.size())
+    return "subsystem sizes do not add up";
   int rows = 0;
   // Attachments follow their constraints in order, each owned by one (addConstraint's layout):
   // solvers size per-attachment workspaces by that, so a shared or skipped attachment (possible
@@ -308,6 +394,107 @@ std::string StepProblem::check() const {
   }
   if (hasLocalForm()) return checkLocalForm();
   return checkTreeStructure();
+}
+
+std::string StepProblem::checkPattern(int i, size_t& pattern_size) const {
+  std::ostringstream err;
+  const Subsystem& s = subsystems[i];
+  const int n = s.dof;
+  if (s.pattern_offset != static_cast<long long>(pattern_size) ||
+      pattern_size + n + 1 > sparse_pattern.size()) {
+    err << "subsystem " << i << ": pattern_offset " << s.pattern_offset << " inconsistent";
+    return err.str();
+  }
+  if (s.tree_offset >= 0) {
+    err << "subsystem " << i << ": a tree subsystem is stored sparse";
+    return err.str();
+  }
+  const int* begin = sparse_pattern.data() + s.pattern_offset;
+  const int nnz = begin[n];
+  if (begin[0] != 0 || nnz < n || pattern_size + n + 1 + nnz > sparse_pattern.size() ||
+      static_cast<size_t>(s.a_offset) + nnz > a_data.size()) {
+    err << "subsystem " << i << ": sparse pattern's column starts do not add up";
+    return err.str();
+  }
+  for (int c = 0; c < n; ++c)
+    if (begin[c + 1] < begin[c] || begin[c + 1] > nnz) {
+      err << "subsystem " << i << ": sparse column " << c << " has a bad start";
+      return err.str();
+    }
+  const int* row = begin + n + 1;
+  for (int c = 0; c < n; ++c) {
+    bool diagonal = false;
+    for (int k = begin[c]; k < begin[c + 1]; ++k) {
+      if (row[k] < 0 || row[k] >= n || (k > begin[c] && row[k] <= row[k - 1])) {
+        err << "subsystem " << i << ": sparse column " << c << ": row " << row[k]
+            << " out of range or out of order";
+        return err.str();
+      }
+      diagonal = diagonal || row[k] == c;
+    }
+    if (!diagonal) {
+      err << "subsystem " << i << ": sparse pattern lacks diagonal entry " << c;
+      return err.str();
+    }
+  }
+  // Structural symmetry: (c, r) is stored with (r, c).
+  for (int c = 0; c < n; ++c)
+    for (int k = begin[c]; k < begin[c + 1]; ++k) {
+      const int* mirror = std::lower_bound(row + begin[row[k]], row + begin[row[k] + 1], c);
+      if (mirror == row + begin[row[k] + 1] || *mirror != c) {
+        err << "subsystem " << i << ": sparse pattern not symmetric at (" << row[k] << ", " << c
+            << ")";
+        return err.str();
+      }
+    }
+  pattern_size += n + 1 + nnz;
+  return {};
+}
+
+std::string StepProblem::checkBlock(int i, const double* values, const char* name) const {
+  std::ostringstream err;
+  const Subsystem& s = subsystems[i];
+  const int stored = storedValues(i);
+  if (!Eigen::Map<const VecX>(values + s.a_offset, stored).allFinite()) {
+    err << "subsystem " << i << ": " << name << " not finite";
+    return err.str();
+  }
+  if (s.pattern_offset < 0) {
+    const Eigen::Map<const MatX> B(values + s.a_offset, s.dof, s.dof);
+    if ((B - B.transpose()).norm() > 1e-9 * (1.0 + B.norm())) {
+      err << "subsystem " << i << ": " << name << " not symmetric";
+      return err.str();
+    }
+    return {};
+  }
+  // Entry by entry against its mirror (the pattern is symmetric: checkPattern()).
+  const int* begin = sparse_pattern.data() + s.pattern_offset;
+  const int* row = begin + s.dof + 1;
+  const double* v = values + s.a_offset;
+  const double scale = 1.0 + Eigen::Map<const VecX>(v, stored).norm();
+  for (int c = 0; c < s.dof; ++c)
+    for (int k = begin[c]; k < begin[c + 1]; ++k) {
+      const int* mirror = std::lower_bound(row + begin[row[k]], row + begin[row[k] + 1], c);
+      if (std::abs(v[k] - v[mirror - row]) > 1e-9 * scale) {
+        err << "subsystem " << i << ": " << name << " not symmetric at (" << row[k] << ", " << c
+            << ")";
+        return err.str();
+      }
+    }
+  return {};
+}
+
+void requireDensifiable(const StepProblem& p, int i, std::string_view what) {
+  const int n = p.subsystems[i].dof;
+  if (p.isSparse(i) && n > kMaxDensifiedDof)
+    throw std::invalid_argument(
+        "subsystem " + std::to_string(i) + " has " + std::to_string(n) + " DOF stored sparse, " +
+        std::string(what) + " needs it dense, which is allowed up to " +
+        std::to_string(kMaxDensifiedDof) + " DOF (" +
+        std::to_string(8.0 * n * n / 1e9).substr(0, 4) +
+        " GB here): use a solver that takes sparse subsystem blocks (cond; subadmm where every "
+        "constraint on it touches at most 8 nodes; fadmm, al-newton; the Delassus solvers pgs, "
+        "pgs-cg, apgd, nnewton)");
 }
 
 std::string StepProblem::checkLocalForm() const {
@@ -376,13 +563,10 @@ std::string StepProblem::checkStepData() const {
   if (error.size() != e.size() || bias.size() != e.size())
     return "error or bias rows do not add up";
   for (int i = 0; i < numSubsystems(); ++i) {
-    const auto Mi = M(i);
-    if (!Mi.allFinite() || !velocityBlock(i).allFinite()) {
-      err << "subsystem " << i << ": M or v not finite";
-      return err.str();
-    }
-    if ((Mi - Mi.transpose()).norm() > 1e-9 * (1.0 + Mi.norm())) {
-      err << "subsystem " << i << ": M not symmetric";
+    const std::string defect = checkBlock(i, mass_data.data(), "M");
+    if (!defect.empty()) return defect;
+    if (!velocityBlock(i).allFinite()) {
+      err << "subsystem " << i << ": v not finite";
       return err.str();
     }
   }

@@ -20,7 +20,9 @@
 // b = M v_k / (1 - theta) + h f_k.  Plain data: it knows neither the model nor the solvers.
 // Storage is flat and reused across steps (clear() keeps capacity), so assembling a problem of
 // the same size twice does not allocate.
+#include <Eigen/SparseCore>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,12 +60,19 @@ struct ContactFrame {
   Vec3 normal = Vec3::UnitZ();
 };
 
-/// A subsystem: n DOF; A_i is n x n column-major at a_offset in StepProblem::a_data;
-/// b_i (and vhat_i in a solution) at dof_offset.
+/// A subsystem: n DOF; b_i (and vhat_i in a solution) at dof_offset.  A_i (and M_i in mass_data,
+/// laid out alike) is stored at a_offset in StepProblem::a_data, in one of two forms:
+/// - dense (pattern_offset = -1): n x n column-major, n^2 values;
+/// - sparse (pattern_offset >= 0): compressed columns over a symmetric pattern with both
+///   triangles and every diagonal entry, rows increasing within a column; the pattern at
+///   pattern_offset in StepProblem::sparse_pattern (n + 1 column starts from 0, then one row index
+///   per stored value), the values at a_offset.  A large FEM body as one subsystem is stored so:
+///   a 14681-DOF A_i would take 1.7 GB dense and about 10 MB here.
 struct Subsystem {
   int dof = 0;
   int dof_offset = 0;
   int a_offset = 0;
+  int pattern_offset = -1;
   /// Kinematic-tree structure (optional, -1: none): where the subsystem's DOF parents start in
   /// StepProblem::dof_parent.  With it, A_i has branch-induced sparsity (A_i(k, l) = 0 unless one
   /// of k, l is an ancestor of the other), as a joint-space mass matrix has.
@@ -111,6 +120,10 @@ struct Constraint {
 };
 
 using RowMajorMatX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using SparseColumnMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
+/// The largest sparse subsystem StepProblem::denseA() copies (4096 DOF: 128 MB); beyond it a
+/// solver that works on dense blocks refuses the problem with a clear error.
+inline constexpr int kMaxDensifiedDof = 4096;
 
 /// The Delassus operator W of a problem given in its local form only (FCLib's local problems,
 /// io/fclib_convert.hpp): numRows x numRows, symmetric positive semidefinite, in compressed rows
@@ -141,10 +154,11 @@ struct StepProblem {
   /// need the step data refuse it.
   bool has_step_data = false;
   std::vector<Subsystem> subsystems;
-  DoubleBuffer a_data;     // all A_i blocks
-  DoubleBuffer b;          // stacked b_i, length numDof()
-  DoubleBuffer mass_data;  // all M_i blocks, laid out as a_data
-  DoubleBuffer velocity;   // stacked v_k, laid out as b
+  DoubleBuffer a_data;              // all A_i blocks (Subsystem: dense or sparse values)
+  std::vector<int> sparse_pattern;  // the sparse blocks' patterns (Subsystem::pattern_offset)
+  DoubleBuffer b;                   // stacked b_i, length numDof()
+  DoubleBuffer mass_data;           // all M_i blocks, laid out as a_data
+  DoubleBuffer velocity;            // stacked v_k, laid out as b
   std::vector<Constraint> constraints;
   std::vector<Attachment> attachments;  // contiguous per constraint
   DoubleBuffer jacobian_data;
@@ -179,8 +193,43 @@ struct StepProblem {
 
   /// Appends a subsystem with A_i = 0 and b_i = 0; returns its index.
   int addSubsystem(int dof);
+  /// Appends a subsystem whose A_i and M_i are stored sparse (Subsystem) on the given pattern:
+  /// `column_begin` dof + 1 starts from 0, `row` the row index of each stored entry; values 0.
+  /// check() verifies the pattern's rules.  Returns its index.
+  int addSparseSubsystem(int dof, std::span<const int> column_begin, std::span<const int> row);
+  bool isSparse(int subsystem) const { return subsystems[subsystem].pattern_offset >= 0; }
+  /// The number of values A_i stores (n^2 dense, the pattern's entries sparse).
+  int storedValues(int subsystem) const;
+  /// A_i and M_i of a dense subsystem (asserted).
   Eigen::Map<MatX> A(int subsystem);
   Eigen::Map<const MatX> A(int subsystem) const;
+  /// A_i and M_i of a sparse subsystem (asserted); the values may be written, the pattern not.
+  Eigen::Map<SparseColumnMatrix> sparseA(int subsystem);
+  Eigen::Map<const SparseColumnMatrix> sparseA(int subsystem) const;
+  Eigen::Map<SparseColumnMatrix> sparseM(int subsystem);
+  Eigen::Map<const SparseColumnMatrix> sparseM(int subsystem) const;
+  /// Either storage: trace(A_i); y = A_i x (x and y the subsystem's DOF); A_i as a dense copy
+  /// (throws std::invalid_argument for a sparse one beyond kMaxDensifiedDof DOF).
+  double traceA(int subsystem) const;
+  void multiplyA(int subsystem, const double* x, double* y) const;
+  MatX denseA(int subsystem) const;
+  /// Calls f(row, col, value) (subsystem-local indices) for every stored entry of A_i: a sparse
+  /// block's pattern, a dense block's nonzeros and its whole diagonal; column by column.
+  template <class F>
+  void forEachEntryA(int subsystem, F&& f) const {
+    const int n = subsystems[subsystem].dof;
+    if (isSparse(subsystem)) {
+      const auto Ai = sparseA(subsystem);
+      for (int col = 0; col < n; ++col)
+        for (Eigen::Map<const SparseColumnMatrix>::InnerIterator it(Ai, col); it; ++it)
+          f(static_cast<int>(it.row()), col, it.value());
+      return;
+    }
+    const auto Ai = A(subsystem);
+    for (int col = 0; col < n; ++col)
+      for (int row = 0; row < n; ++row)
+        if (Ai(row, col) != 0.0 || row == col) f(row, col, Ai(row, col));
+  }
   Eigen::Map<VecX> bBlock(int subsystem);
   Eigen::Map<const VecX> bBlock(int subsystem) const;
   Eigen::Map<MatX> M(int subsystem);
@@ -224,6 +273,8 @@ struct StepProblem {
  private:
   int attachmentFor(int subsystem, bool& created);
   std::string checkTreeStructure() const;
+  std::string checkPattern(int subsystem, size_t& pattern_size) const;
+  std::string checkBlock(int subsystem, const double* values, const char* name) const;
   std::string checkStepData() const;
   std::string checkLocalForm() const;
 };
@@ -231,6 +282,10 @@ struct StepProblem {
 /// Throws std::invalid_argument when `problem` is given in its local form only: `solver` works on
 /// the subsystems (A_i, b_i, J) that such a problem does not have.  Primal solvers call it first.
 void requireSubsystems(const StepProblem& problem, std::string_view solver);
+
+/// Throws std::invalid_argument when subsystem `subsystem` is stored sparse with more than
+/// kMaxDensifiedDof DOF: `what` (a solver, "a dense copy") needs it dense.
+void requireDensifiable(const StepProblem& problem, int subsystem, std::string_view what);
 
 /// How a solve ended, the same way for every solver (ARCHITECTURE.md, "Formulations").
 enum class SolveStatus : std::uint8_t {

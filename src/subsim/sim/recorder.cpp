@@ -190,9 +190,11 @@ class RecordingReader : FileReader {
     const hid_t root = file.get();
 
     Recording rec;
+    // The solver first: a problem file (another kind, with a schema of its own) lacks it, and
+    // saying so tells more than its version would.
+    rec.solver = readStringAttribute(root, "/", "solver");
     checkSchemaVersion(readScalar<int>(root, "/", "schema_version"), kSchemaVersion);
     rec.scene = readStringAttribute(root, "/", "scene");
-    rec.solver = readStringAttribute(root, "/", "solver");
     rec.dt = readScalar<double>(root, "/", "dt");
 
     Handle bodies = openGroup(root, "bodies", "/bodies");

@@ -33,7 +33,7 @@ inline double traceRatio(double trace_a, double trace_jtj) {
 inline double wholeSystemTraceRatio(const StepProblem& p,
                                     const Eigen::SparseMatrix<double, Eigen::ColMajor, int>& J) {
   double trace_a = 0.0;
-  for (int i = 0; i < p.numSubsystems(); ++i) trace_a += p.A(i).trace();
+  for (int i = 0; i < p.numSubsystems(); ++i) trace_a += p.traceA(i);
   // (Eigen's sparse reductions assert on a matrix with no rows: no constraints, no J.)
   const double trace_jtj = p.numRows() > 0 ? J.squaredNorm() : 0.0;
   return traceRatio(trace_a, trace_jtj);

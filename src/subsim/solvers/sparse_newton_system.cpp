@@ -6,17 +6,13 @@
 namespace subsim {
 
 namespace {
-/// Calls f(row, col, value) with global indices for every nonzero entry of every A_i, and for
-/// every diagonal entry (kept even when zero, so K's diagonal is always in the pattern).
+/// Calls f(row, col, value) with global indices for every stored entry of every A_i, every
+/// diagonal entry among them (kept even when zero, so K's diagonal is always in the pattern).
 template <class F>
 void forEachStoredA(const StepProblem& p, F&& f) {
   for (int i = 0; i < p.numSubsystems(); ++i) {
-    const Subsystem& s = p.subsystems[i];
-    const auto Ai = p.A(i);
-    for (int col = 0; col < s.dof; ++col)
-      for (int row = 0; row < s.dof; ++row)
-        if (Ai(row, col) != 0.0 || row == col)
-          f(s.dof_offset + row, s.dof_offset + col, Ai(row, col));
+    const int o = p.subsystems[i].dof_offset;
+    p.forEachEntryA(i, [&](int row, int col, double value) { f(o + row, o + col, value); });
   }
 }
 }  // namespace

@@ -33,9 +33,12 @@ void SparseSubsystemFactorization::analyse(const StepProblem& p, int i, const in
                                            int min_dof) {
   enabled_[i] = 0;
   const int n = p.subsystems[i].dof;
-  if (!candidate || n < min_dof || n % kB != 0) return;
-  for (int q = 0; q < num_atts; ++q)
-    if (!jac.compact(atts[q])) return;
+  // A block stored sparse beyond kMaxDensifiedDof has no dense form to fall back on: it takes
+  // this one whenever it fits.  Any other takes it by the same rules in either storage.
+  const bool stored_sparse = p.isSparse(i);
+  const bool only_form = stored_sparse && n > kMaxDensifiedDof;
+  if (!only_form && (!candidate || n < min_dof)) return;
+  if (!fits(p, i, atts, num_atts, jac)) return;
   const int nb = n / kB;
   Part& part = parts_[i];
   // Clique partners of every node (CSR; repeats are harmless to the scan below).
@@ -54,10 +57,15 @@ void SparseSubsystemFactorization::analyse(const StepProblem& p, int i, const in
     for (int k = 0; k < w; ++k)
       for (int l = 0; l < w; ++l) part.clique_idx[part.mark[cols[k] / kB]++] = cols[l] / kB;
   }
-  // The block pattern, node column by node column: A_i's nonzero blocks (read from its dense
-  // block, three rows at a time, without branches), the diagonal, and the clique partners.
+  // The block pattern, node column by node column: A_i's nonzero blocks (read from its sparse
+  // pattern, or from its dense block three rows at a time, without branches), the diagonal, and
+  // the clique partners.
   const double* A = p.a_data.data() + p.subsystems[i].a_offset;
-  const size_t max_nnz = static_cast<size_t>(kMaxDensity * nb * nb);
+  const int* a_begin =
+      stored_sparse ? p.sparse_pattern.data() + p.subsystems[i].pattern_offset : nullptr;
+  const int* a_row = stored_sparse ? a_begin + n + 1 : nullptr;
+  const size_t max_nnz =
+      only_form ? static_cast<size_t>(nb) * nb : static_cast<size_t>(kMaxDensity * nb * nb);
   part.mark.resize(nb);
   part.new_ptr.resize(nb + 1);
   part.new_ptr[0] = 0;
@@ -66,6 +74,10 @@ void SparseSubsystemFactorization::analyse(const StepProblem& p, int i, const in
   for (int c = 0; c < nb; ++c) {
     std::fill_n(any, nb, 0);
     for (int cc = kB * c; cc < kB * c + kB; ++cc) {
+      if (stored_sparse) {
+        for (int e = a_begin[cc]; e < a_begin[cc + 1]; ++e) any[a_row[e] / kB] = 1;
+        continue;
+      }
       const double* col = A + static_cast<size_t>(n) * cc;
       for (int r = 0; r < nb; ++r)
         any[r] |= static_cast<int>(col[kB * r] != 0.0) | static_cast<int>(col[kB * r + 1] != 0.0) |
@@ -89,7 +101,21 @@ void SparseSubsystemFactorization::analyse(const StepProblem& p, int i, const in
   // This solve's blocks: A_i's, and sum_j J_ij^T J_ij (each unordered node pair once, at its
   // block of the permuted upper triangle; a node's own block in full).
   const int nnz = part.kp[nb];
-  for (int e = 0; e < nnz; ++e) part.kx_a[e] = block(A, n, part.a_index[e]);
+  if (stored_sparse) {
+    // Scattered entry by entry into its block of the permuted upper triangle.
+    std::fill_n(part.kx_a.data(), nnz, Mat3::Zero());
+    for (int cc = 0; cc < n; ++cc)
+      for (int e = a_begin[cc]; e < a_begin[cc + 1]; ++e) {
+        const int r = a_row[e];
+        const int row = part.iperm[r / kB], col = part.iperm[cc / kB];
+        if (row > col) continue;
+        const int* begin = part.ki.data() + part.kp[col];
+        const int* end = part.ki.data() + part.kp[col + 1];
+        part.kx_a[std::lower_bound(begin, end, row) - part.ki.data()](r % kB, cc % kB) = A[e];
+      }
+  } else {
+    for (int e = 0; e < nnz; ++e) part.kx_a[e] = block(A, n, part.a_index[e]);
+  }
   std::fill_n(part.kx_jtj.data(), nnz, Mat3::Zero());
   for (int q = 0; q < num_atts; ++q) {
     const int a = atts[q];
@@ -110,6 +136,14 @@ void SparseSubsystemFactorization::analyse(const StepProblem& p, int i, const in
       }
   }
   enabled_[i] = 1;
+}
+
+bool SparseSubsystemFactorization::fits(const StepProblem& p, int i, const int* atts, int num_atts,
+                                        const CompactJacobian& jac) {
+  if (p.subsystems[i].dof % kB != 0) return false;
+  for (int q = 0; q < num_atts; ++q)
+    if (!jac.compact(atts[q])) return false;
+  return true;
 }
 
 void SparseSubsystemFactorization::analysePattern(Part& part) {

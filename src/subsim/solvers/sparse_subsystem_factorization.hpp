@@ -7,7 +7,7 @@
 // of 3): ordering, analysis and factors are per node, and the numeric work is fixed-size 3x3
 // products, about nine times fewer indexed operations than a scalar LDL^T of the same matrix
 // (block L, block-diagonal D).
-// Pattern: the nonzero blocks of A_i (stored dense in the StepProblem) united with each
+// Pattern: the nonzero blocks of A_i (stored dense or sparse in the StepProblem) united with each
 // attachment's node clique (CompactJacobian).  It is compared with the previous solve's pattern of
 // the same subsystem; only a change reorders (approximate minimum degree) and redoes the symbolic
 // analysis (elimination tree, the pattern of L).  Per solve the entries of A_i and of sum_j
@@ -32,9 +32,14 @@ class SparseSubsystemFactorization {
 
   /// Sizes the per-subsystem state for `num_subsystems` (keeps the cached analyses).
   void resize(int num_subsystems);
+  /// Whether subsystem i can take the block form: DOF a multiple of 3, every attachment compact.
+  static bool fits(const StepProblem& p, int subsystem, const int* atts, int num_atts,
+                   const CompactJacobian& jac);
   /// Decides whether subsystem i uses the sparse form (`candidate`: the caller allows it; then it
-  /// needs dof >= min_dof, every attachment compact, A_i sparse enough) and, if so, analyses its
-  /// pattern (cached while unchanged) and gathers this solve's entries.  `atts`: its attachments.
+  /// needs dof >= min_dof, fits(), A_i sparse enough; an A_i stored sparse beyond
+  /// kMaxDensifiedDof, which has no dense form, needs fits() only)
+  /// and, if so, analyses its pattern (cached while unchanged) and gathers this solve's entries.
+  /// `atts`: its attachments.
   void analyse(const StepProblem& p, int subsystem, const int* atts, int num_atts,
                const CompactJacobian& jac, bool candidate, int min_dof);
   bool uses(int subsystem) const { return enabled_[subsystem] != 0; }

@@ -71,7 +71,20 @@ void SubadmmSolver::factorizeA(const StepProblem& p, int i) {
     a_factored_[i] = 2;
     return;
   }
-  a_llt_[i].compute(p.A(i));
+  if (k_offset_[i + 1] == k_offset_[i]) {  // no dense copy to fall back on: not SPD
+    factor_failed_[i] = 1;
+    a_factored_[i] = 2;
+    return;
+  }
+  if (p.isSparse(i)) {
+    // A block stored sparse that the sparse form cannot take: its dense copy, in K_i's scratch
+    // (factorize() rewrites it; the factors keep their own copies).
+    Eigen::Map<MatX> A(k_scratch_.data() + k_offset_[i], p.subsystems[i].dof, p.subsystems[i].dof);
+    A = p.sparseA(i);
+    a_llt_[i].compute(A);
+  } else {
+    a_llt_[i].compute(p.A(i));
+  }
   if (a_llt_[i].info() != Eigen::Success) factor_failed_[i] = 1;
   a_factored_[i] = 1;
 }
@@ -141,12 +154,25 @@ void SubadmmSolver::prepare(const StepProblem& p, int threads) {
   impulse_scale_.resize(ns);
   kinv6_.resize(ns);
   small_factor_.assign(ns, 0);
-  k_small_.resize(p.a_data.size());
   llt_.resize(ns);
   a_llt_.resize(ns);
   a_factored_.assign(ns, 0);
   factor_failed_.assign(ns, 0);
-  k_scratch_.resize(p.a_data.size());
+  compact_.prepare(p, threads);
+  k_offset_.resize(ns + 1);
+  k_offset_[0] = 0;
+  for (int i = 0; i < ns; ++i) {
+    // A dense K_i for every subsystem that may need one: all but those stored sparse beyond
+    // kMaxDensifiedDof, which must take the block-sparse form (or are refused here).
+    const int n = p.subsystems[i].dof;
+    const bool dense = !p.isSparse(i) || n <= kMaxDensifiedDof;
+    if (!dense && !SparseSubsystemFactorization::fits(p, i, sub_attachments_.data() + sub_begin_[i],
+                                                      sub_begin_[i + 1] - sub_begin_[i], compact_))
+      requireDensifiable(p, i, "subadmm");
+    k_offset_[i + 1] = k_offset_[i] + (dense ? static_cast<std::size_t>(n) * n : 0);
+  }
+  k_small_.resize(k_offset_[ns]);
+  k_scratch_.resize(k_offset_[ns]);
   z_.resize(zrows);
   y_.resize(zrows);
   dz_.resize(zrows);
@@ -161,7 +187,6 @@ void SubadmmSolver::prepare(const StepProblem& p, int threads) {
     per_body_.prepare(p, sub_begin_, sub_attachments_);
   else
     per_body_.disableAll(ns);
-  compact_.prepare(p, threads);
   sparse_.resize(ns);
   beta_changed_.assign(ns, 0);
   if (options_.anderson_window > 0) {
@@ -225,7 +250,7 @@ void SubadmmSolver::initialPenalty(const StepProblem& p, int i) {
                              .squaredNorm()
                        : p.J(p.attachments[a]).squaredNorm();
     }
-    beta_[i] = options_.beta_scale * kTracePenaltyFactor * traceRatio(p.A(i).trace(), trace_jtj);
+    beta_[i] = options_.beta_scale * kTracePenaltyFactor * traceRatio(p.traceA(i), trace_jtj);
   } else {
     beta_[i] = options_.beta_scale * kDelassusPenaltyFactor * delassusPenalty(p, i);
   }
@@ -236,16 +261,23 @@ void SubadmmSolver::initialPenalty(const StepProblem& p, int i) {
 
 void SubadmmSolver::factorize(const StepProblem& p, int i) {
   const Subsystem& s = p.subsystems[i];
-  double* K = k_scratch_.data() + s.a_offset;
+  double* K = k_scratch_.data() + k_offset_[i];
   if (per_body_.uses(i)) {
     if (per_body_.factorize(p, i, beta_[i], K)) return;
     per_body_.disable(i);  // not positive definite in this form: the dense Cholesky decides
   }
   if (sparse_.uses(i)) {
     if (sparse_.factorize(i, beta_[i])) return;
+    if (k_offset_[i + 1] == k_offset_[i]) {  // no dense copy to fall back on: not SPD
+      factor_failed_[i] = 1;
+      return;
+    }
     sparse_.disable(i);  // likewise
   }
-  std::copy_n(p.a_data.data() + s.a_offset, static_cast<size_t>(s.dof) * s.dof, K);
+  if (p.isSparse(i))
+    Eigen::Map<MatX>(K, s.dof, s.dof) = p.sparseA(i);
+  else
+    std::copy_n(p.a_data.data() + s.a_offset, static_cast<size_t>(s.dof) * s.dof, K);
   for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
     const int a = sub_attachments_[q];
     compact_.addScaledJTJBlock(p, a, beta_[i], K);
@@ -257,7 +289,8 @@ void SubadmmSolver::factorize(const StepProblem& p, int i) {
     const Eigen::LLT<Mat6> llt{Eigen::Map<const Mat6>(K)};
     if (llt.info() != Eigen::Success) factor_failed_[i] = 1;
     kinv6_[i] = llt.solve(Mat6::Identity());
-  } else if (s.dof <= kSmallSpdMaxSize && factorSmallSpd(K, s.dof, k_small_.data() + s.a_offset)) {
+  } else if (s.dof <= kSmallSpdMaxSize &&
+             factorSmallSpd(K, s.dof, k_small_.data() + k_offset_[i])) {
     small_factor_[i] = 1;  // a few bodies: solvers/small_spd_factor.hpp
   } else {
     llt_[i].compute(Eigen::Map<const MatX>(K, s.dof, s.dof));
@@ -299,7 +332,7 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
   if (tree) {
     per_body_.applyBodyForces(p, i, r);
     std::copy_n(r, s.dof, v);
-    per_body_.solve(p, i, k_scratch_.data() + s.a_offset, v);
+    per_body_.solve(p, i, k_scratch_.data() + k_offset_[i], v);
     per_body_.updateBodyTwists(p, i, v);
   } else if (sparse_.uses(i)) {
     std::copy_n(r, s.dof, v);
@@ -308,7 +341,7 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
     Eigen::Map<Vec6>(v).noalias() = kinv6_[i] * Eigen::Map<const Vec6>(r);
   } else if (small_factor_[i]) {
     std::copy_n(r, s.dof, v);
-    solveSmallSpd(k_small_.data() + s.a_offset, s.dof, v);
+    solveSmallSpd(k_small_.data() + k_offset_[i], s.dof, v);
   } else {
     Eigen::Map<VecX> vm(v, s.dof);
     vm = Eigen::Map<const VecX>(r, s.dof);

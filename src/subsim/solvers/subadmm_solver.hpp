@@ -147,8 +147,8 @@ class SubadmmSolver final : public SolverWithOptions<SubadmmSolver, SubadmmOptio
   DoubleBuffer beta_initial_,
       impulse_scale_;        // rule (23)'s beta_i and ||b_i|| (adaptation guards)
   std::vector<Mat6> kinv6_;  // (A_i + beta_i J_i^T J_i)^{-1} for 6-DOF subsystems
-  // ... and the Cholesky factors of other small dense ones (small_factor_[i] set), laid out like
-  // a_data (solvers/small_spd_factor.hpp).
+  // ... and the Cholesky factors of other small dense ones (small_factor_[i] set), at
+  // k_offset_[i] (solvers/small_spd_factor.hpp).
   std::vector<char> small_factor_;
   DoubleBuffer k_small_;
   std::vector<Eigen::LLT<MatX>> llt_;
@@ -158,7 +158,10 @@ class SubadmmSolver final : public SolverWithOptions<SubadmmSolver, SubadmmOptio
   PerBodyFactorization per_body_;    // tree subsystems in the per-body form
   SparseSubsystemFactorization sparse_;  // large sparse subsystems
   CompactJacobian compact_;              // J_ij blocks without their zero columns
-  DoubleBuffer k_scratch_;               // column-major K_i blocks, laid out like a_data
+  // Column-major K_i blocks at k_offset_[i]: every subsystem that may take a dense factor (all
+  // but those stored sparse beyond kMaxDensifiedDof DOF, which only the block-sparse form takes).
+  DoubleBuffer k_scratch_;
+  std::vector<std::size_t> k_offset_;
   // ADMM variables per attachment row.
   DoubleBuffer z_, y_, dz_;
   DoubleBuffer rhs_;           // per DOF
