@@ -34,8 +34,9 @@ std::string typeText(const OptionInfo& o) {
 void listSolver(const SolverEntry& e) {
   std::cout << std::left << std::setw(10) << e.name << " "
             << (e.kind == SolverKind::NewtonType ? "Newton-type" : "first-order") << ", "
-            << e.formulation << (e.local_form ? " and local (W, q, mu)" : "") << ": "
-            << e.description << "\n";
+            << e.formulation << (e.local_form ? " and local (W, q, mu)" : "")
+            << (e.anisotropic_friction ? ", anisotropic friction" : "") << ": " << e.description
+            << "\n";
   if (e.options.empty()) {
     std::cout << "    (no options)\n";
     return;

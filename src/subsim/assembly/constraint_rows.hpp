@@ -11,6 +11,11 @@ void addSpringConstraint(const AssemblyContext& ctx, int spring, double h, StepP
 /// segments belong to one rigid-body subsystem, the same rows folded into that A_i and b_i.
 void addRodCouplingConstraint(const AssemblyContext& ctx, int coupling, double h,
                               StepProblem& problem);
+/// A contact on shape `shape` against a material of friction `other_mu`, dirs[0] its normal: when
+/// the shape has a grain (BodyShape::mu_across) in the tangent plane, turns dirs[1] along it and
+/// dirs[2] across it and returns the coefficient across (Constraint::mu_t2); else returns -1 and
+/// leaves dirs.
+double grainFrame(const AssemblyContext& ctx, int shape, double other_mu, Vec3 dirs[3]);
 /// Makes the last added constraint a contact's: Speculative stabilisation (StepProblem::erp), the
 /// raw gap on its normal row, and its frame.
 void setContactRows(StepProblem& problem, const Vec3& point, const Vec3& normal, double gap);

@@ -155,6 +155,7 @@ int addDeformableContactConstraint(const AssemblyContext& ctx, const DeformableS
   Vec3 dirs[3];
   dirs[0] = c.geometry.normal;
   tangentBasis(dirs[0], dirs[1], dirs[2]);
+  problem.constraints[j].mu_t2 = grainFrame(ctx, c.shape, body.mu, dirs);
   NodeRows D(3, 3);
   for (int k = 0; k < 3; ++k) D.row(k) = dirs[k].transpose();
   for (int k = 0; k < 3; ++k) {

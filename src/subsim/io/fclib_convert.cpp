@@ -246,6 +246,10 @@ struct RowPlan {
 };
 
 RowPlan planRows(const StepProblem& problem, bool global) {
+  if (problem.hasAnisotropicFriction())
+    throw std::invalid_argument(
+        "FCLib's friction problems have one coefficient per contact (an isotropic cone), and this "
+        "problem has anisotropic friction (Constraint::mu_t2): it has no FCLib form");
   RowPlan plan;
   int undamped = 0;
   for (const Constraint& c : problem.constraints) {

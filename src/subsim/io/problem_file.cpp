@@ -116,6 +116,8 @@ std::optional<Defect> layoutDefect(const StepProblem& p, const StepSolution& war
                         ", outside the " + std::to_string(p.attachments.size()) + " attachments"};
     if (!std::isfinite(c.mu))
       return Defect{"constraint_mu", which + " has mu " + std::to_string(c.mu)};
+    if (!std::isfinite(c.mu_t2))
+      return Defect{"constraint_mu_t2", which + " has mu_t2 " + std::to_string(c.mu_t2)};
   }
   for (std::size_t k = 0; k < p.attachments.size(); ++k) {
     const Attachment& a = p.attachments[k];
@@ -288,6 +290,11 @@ void writeProblem(hid_t g, const RecordedProblem& recorded, const std::string& c
   writeVector(g, "constraint_num_attachments", num_attachments, context);
   writeVector(g, "constraint_mu", mu, context);
   writeVector(g, "constraint_key", key, context);
+  if (p.hasAnisotropicFriction()) {
+    DoubleBuffer mu_t2(nc);
+    for (std::size_t j = 0; j < nc; ++j) mu_t2[j] = p.constraints[j].mu_t2;
+    writeVector(g, "constraint_mu_t2", mu_t2, context);
+  }
 
   std::vector<int> attachments;
   attachments.reserve(4 * p.attachments.size());
@@ -578,6 +585,10 @@ class ProblemFileReader : FileReader {
     const std::vector<int> first = readSized<int>(g, where, "constraint_first_attachment", nc);
     const std::vector<int> num = readSized<int>(g, where, "constraint_num_attachments", nc);
     const DoubleBuffer mu = readSized<double>(g, where, "constraint_mu", nc);
+    // Anisotropic friction, present when some contact has it (StepProblem::check() its values).
+    const DoubleBuffer mu_t2 = H5Lexists(g, "constraint_mu_t2", H5P_DEFAULT) > 0
+                                   ? readSized<double>(g, where, "constraint_mu_t2", nc)
+                                   : DoubleBuffer();
     const std::vector<std::uint64_t> key = readSized<std::uint64_t>(g, where, "constraint_key", nc);
     p.constraints.resize(nc);
     for (std::size_t j = 0; j < nc; ++j) {
@@ -593,6 +604,7 @@ class ProblemFileReader : FileReader {
       c.first_attachment = first[j];
       c.num_attachments = num[j];
       c.mu = mu[j];
+      if (!mu_t2.empty()) c.mu_t2 = mu_t2[j];
       c.key = key[j];
     }
 

@@ -88,22 +88,35 @@ StepMetrics evaluateStep(const StepProblem& p, const StepSolution& sol) {
                       t);
     for (int r = 0; r < c.rows; ++r) sum_al += (l[r] - t[r]) * (l[r] - t[r]);
     if (c.type == ConstraintType::Contact) {
-      const double gn = jv[0] + e[0];
-      const double phi_n = l[0] + gn - std::sqrt(l[0] * l[0] + gn * gn);
-      const Eigen::Vector2d lt(l[1], l[2]);
-      const Eigen::Vector2d arg = lt - Eigen::Vector2d(jv[1] + e[1], jv[2] + e[2]);
-      const double radius = c.mu * std::max(l[0], 0.0);
+      // An elliptic cone maps onto the isotropic one of mu = max(mu_t1, mu_t2) by scaling each
+      // tangential axis, lambda_k by mu / mu_k and u_k by mu_k / mu: both cones' membership and
+      // lambda . u are kept, so the isotropic residuals below judge it.  (A frictionless axis
+      // keeps its lambda_k, which the AL residual above drives to zero.)
+      double mu = c.mu;
+      Vec3 scale_l = Vec3::Ones(), scale_u = Vec3::Ones();
+      if (c.anisotropic()) {
+        mu = std::max(c.mu, c.mu_t2);
+        const double axis_mu[2] = {c.mu, c.mu_t2};
+        for (int k = 0; k < 2; ++k) {
+          scale_l[k + 1] = axis_mu[k] > 0.0 ? mu / axis_mu[k] : 1.0;
+          scale_u[k + 1] = mu > 0.0 ? axis_mu[k] / mu : 0.0;
+        }
+      }
+      const Vec3 r = Vec3(l[0], l[1], l[2]).cwiseProduct(scale_l);
+      const Vec3 u = Vec3(jv[0] + e[0], jv[1] + e[1], jv[2] + e[2]).cwiseProduct(scale_u);
+      const double phi_n = r[0] + u[0] - std::sqrt(r[0] * r[0] + u[0] * u[0]);
+      const Eigen::Vector2d lt = r.tail<2>();
+      const Eigen::Vector2d arg = lt - u.tail<2>();
+      const double radius = mu * std::max(r[0], 0.0);
       const Eigen::Vector2d proj =
           arg.norm() > radius ? Eigen::Vector2d(arg * (radius / arg.norm())) : arg;
       sum_fb += phi_n * phi_n + (lt - proj).squaredNorm();
 
-      const Vec3 r(l[0], l[1], l[2]);
-      const Vec3 u(jv[0] + e[0], jv[1] + e[1], jv[2] + e[2]);
-      const Vec3 u_tilde(u[0] + c.mu * std::hypot(u[1], u[2]), u[1], u[2]);
-      natural_map += (r - projectConeProx(r - u_tilde, c.mu)).squaredNorm();
+      const Vec3 u_tilde(u[0] + mu * std::hypot(u[1], u[2]), u[1], u[2]);
+      natural_map += (r - projectConeProx(r - u_tilde, mu)).squaredNorm();
       double jq[6] = {0.0, 0.0, 0.0};
       if (!p.hasLocalForm()) constraintVelocity(p, c, v_free, jq);
-      norm_q += Vec3(jq[0] + e[0], jq[1] + e[1], jq[2] + e[2]).squaredNorm();
+      norm_q += Vec3(jq[0] + e[0], jq[1] + e[1], jq[2] + e[2]).cwiseProduct(scale_u).squaredNorm();
       norm_r += r.squaredNorm();
       norm_u += u.squaredNorm();
     }

@@ -19,6 +19,9 @@
 //   ||t|| <= mu n (Euclidean projection), q = J A^{-1} b + e the contact velocities at lambda = 0;
 //   0 without contacts.  Zero exactly at a Signorini-Coulomb solution (r in K, u~ in K*,
 //   r . u~ = 0).
+// Anisotropic contacts (Constraint::mu_t2): the AL residual's T uses the elliptic strict operator
+//   (maximal dissipation); the two contact residuals judge the contact mapped onto the isotropic
+//   cone of max(mu, mu_t2) by scaling its tangential axes (step_metrics.cpp).
 // A problem in local form (StepProblem::local_w) has J vhat* = W lambda and J v_free = 0, so u =
 //   W lambda + q as FCLib defines it; it has no dynamics residual.
 // dynamics_residual: max_i ||A_i vhat_i - b_i - sum_j J_ij^T lambda_j|| with the solver's vhat.

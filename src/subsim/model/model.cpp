@@ -179,6 +179,18 @@ void Model::validate() const {
     checkBodyIndex(*this, s.body, at("shapes", i, "body"), false);
     if (!(s.mu >= 0.0) || !std::isfinite(s.mu))
       fail(at("shapes", i, "mu"), "expected a friction coefficient >= 0");
+    if (!((s.mu_across >= 0.0 && std::isfinite(s.mu_across)) || s.mu_across == -1.0))
+      fail(at("shapes", i, "mu_across"),
+           "expected a friction coefficient >= 0 across the friction axis, or -1 (isotropic)");
+    if (s.mu_across >= 0.0) {
+      if (!finite(s.friction_axis) || !(s.friction_axis.norm() > 0.0))
+        fail(at("shapes", i, "friction_axis"), "expected a nonzero direction");
+      if (s.body >= 0 && s.body < static_cast<int>(bodies.size()) &&
+          bodies[s.body].kind != BodyKind::Static)
+        fail(
+            at("shapes", i, "mu_across"),
+            "anisotropic friction is for a static body's surface; this shape's body is not static");
+    }
     const Shape& g = s.shape;
     const bool round = g.type == ShapeType::Sphere || g.type == ShapeType::Capsule ||
                        g.type == ShapeType::Cylinder;

@@ -52,6 +52,13 @@ struct BodyShape {
   Shape shape;
   Pose local_pose;  // shape frame in the body frame
   double mu = 0.5;  // friction coefficient of this shape's material
+  /// Anisotropic (elliptic) friction, the COND paper's eq. (12): the coefficient across
+  /// `friction_axis` (mu is the one along it); negative: isotropic.  Only on a static body's
+  /// shape (a surface with a grain), so that a contact always pairs it with an isotropic shape:
+  /// the pair's coefficients are sqrt(mu mu_other) along the axis and sqrt(mu_across mu_other)
+  /// across it, in the contact's tangent plane.
+  double mu_across = -1.0;
+  Vec3 friction_axis = Vec3::UnitX();  // in the shape frame
   std::uint32_t group = 1;
   std::uint32_t mask = 0xffffffffu;
 };

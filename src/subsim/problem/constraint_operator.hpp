@@ -7,7 +7,8 @@
 //   bilateral   lambda = -(s + e) / w
 //   unilateral  lambda = max(0, -(s + e) / w)                       per row
 //   soft        lambda = -(c s + k e) / (1 + c w)                   per row (lambda = -k e - c J v)
-//   contact     lambda = Pi_strict(-(s + e) / w)                    (AL paper 16-17)
+//   contact     lambda = Pi_strict(-(s + e) / w)                    (AL paper 16-17; on the
+//                                                                    elliptic cone, COND Prop. 6)
 // With beta = 1 and u = -lambda the same operator evaluated at s = J vhat - lambda, w = 1 is the
 // AL paper's T used by its accuracy metric (section 6).
 #include "subsim/problem/cone_projection.hpp"
@@ -33,7 +34,7 @@ inline void resolveConstraint(const Constraint& c, const double* s, double w, co
       return;
     case ConstraintType::Contact: {
       const Vec3 star(-(s[0] + e[0]) * inv_w, -(s[1] + e[1]) * inv_w, -(s[2] + e[2]) * inv_w);
-      const Vec3 l = projectConeStrict(star, c.mu);
+      const Vec3 l = projectContactStrict(star, c.mu, c.mu_t2);
       lambda[0] = l[0];
       lambda[1] = l[1];
       lambda[2] = l[2];

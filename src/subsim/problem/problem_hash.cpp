@@ -60,6 +60,9 @@ void addNcpForm(Fnv1a64& h, const StepProblem& p) {
     }
     h.add(p.local_jacobian_data);
   }
+  // Anisotropic friction only when present, likewise.
+  if (p.hasAnisotropicFriction())
+    for (const Constraint& c : p.constraints) h.add(c.mu_t2);
   // Sparse subsystem blocks only when present, likewise.
   if (!p.sparse_pattern.empty()) {
     for (const Subsystem& s : p.subsystems) h.add(s.pattern_offset);

@@ -40,6 +40,12 @@ int StepProblem::numContacts() const {
   return n;
 }
 
+bool StepProblem::hasAnisotropicFriction() const {
+  return std::any_of(constraints.begin(), constraints.end(), [](const Constraint& c) {
+    return c.type == ConstraintType::Contact && c.anisotropic();
+  });
+}
+
 void StepProblem::clear() {
   subsystems.clear();
   has_step_data = false;
@@ -372,6 +378,12 @@ std::string StepProblem::check() const {
       err << "constraint " << j << ": a contact needs 3 rows and mu >= 0";
       return err.str();
     }
+    if (!(c.mu_t2 >= 0.0 || c.mu_t2 == -1.0) ||
+        (c.anisotropic() && c.type != ConstraintType::Contact)) {
+      err << "constraint " << j << ": mu_t2 " << c.mu_t2
+          << ", expected -1 (isotropic) or a contact's mu_t2 >= 0";
+      return err.str();
+    }
     for (int k = 0; k < c.num_attachments; ++k) {
       const Attachment& a = attachments[c.first_attachment + k];
       if (a.subsystem < 0 || a.subsystem >= numSubsystems() || a.rows != c.rows ||
@@ -482,6 +494,19 @@ std::string StepProblem::checkBlock(int i, const double* values, const char* nam
       }
     }
   return {};
+}
+
+void requireIsotropicFriction(const StepProblem& p, std::string_view solver) {
+  for (int j = 0; j < p.numConstraints(); ++j) {
+    const Constraint& c = p.constraints[j];
+    if (c.type != ConstraintType::Contact || !c.anisotropic()) continue;
+    throw std::invalid_argument(
+        "solver '" + std::string(solver) + "' takes isotropic friction only, and contact " +
+        std::to_string(j) + " has anisotropic friction (mu " + std::to_string(c.mu) +
+        " along t1, " + std::to_string(c.mu_t2) +
+        " along t2): solve it with cond (cone=strict), subadmm or fadmm, whose strict operator "
+        "projects onto the elliptic cone (maximal dissipation)");
+  }
 }
 
 void requireDensifiable(const StepProblem& p, int i, std::string_view what) {

@@ -106,7 +106,7 @@ struct Attachment {
   int local_offset = 0;
 };
 
-// Kept small (40 bytes): every solver walks the constraints in its inner loops.
+// Kept small (48 bytes): every solver walks the constraints in its inner loops.
 struct Constraint {
   ConstraintType type = ConstraintType::Bilateral;
   Stabilization stabilization = Stabilization::Velocity;  // step data: how e is formed
@@ -114,9 +114,16 @@ struct Constraint {
   int row_offset = 0;                                     // into e, soft_k, soft_c and lambda
   int first_attachment = 0;
   int num_attachments = 0;
-  int frame = -1;         // step data, contacts: index into StepProblem::frames (-1: none)
-  double mu = 0.0;        // contact friction coefficient
+  int frame = -1;   // step data, contacts: index into StepProblem::frames (-1: none)
+  double mu = 0.0;  // contact friction coefficient (along t1, the second row)
+  /// Anisotropic (elliptic) friction (COND paper eq. 12): the coefficient along t2, the third
+  /// row, so that the cone is lambda_n^2 >= (lambda_t1 / mu)^2 + (lambda_t2 / mu_t2)^2; negative:
+  /// isotropic (mu along both).  Only the solvers whose registry entry takes it accept it
+  /// (requireIsotropicFriction).
+  double mu_t2 = -1.0;
   std::uint64_t key = 0;  // persistent identity across steps for warm start (0: none)
+
+  bool anisotropic() const { return mu_t2 >= 0.0; }
 };
 
 using RowMajorMatX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -187,6 +194,8 @@ struct StepProblem {
   int numSubsystems() const { return static_cast<int>(subsystems.size()); }
   int numConstraints() const { return static_cast<int>(constraints.size()); }
   int numContacts() const;
+  /// True when some contact has anisotropic friction (Constraint::mu_t2).
+  bool hasAnisotropicFriction() const;
 
   /// Empties the problem, keeping every buffer's capacity.
   void clear();
@@ -282,6 +291,10 @@ struct StepProblem {
 /// Throws std::invalid_argument when `problem` is given in its local form only: `solver` works on
 /// the subsystems (A_i, b_i, J) that such a problem does not have.  Primal solvers call it first.
 void requireSubsystems(const StepProblem& problem, std::string_view solver);
+
+/// Throws std::invalid_argument when a contact of `problem` has anisotropic friction: `solver`
+/// (whose cone projection or linearisation is isotropic) cannot solve it.
+void requireIsotropicFriction(const StepProblem& problem, std::string_view solver);
 
 /// Throws std::invalid_argument when subsystem `subsystem` is stored sparse with more than
 /// kMaxDensifiedDof DOF: `what` (a solver, "a dense copy") needs it dense.

@@ -25,6 +25,30 @@ Model buildPushedBoxScene(const ScenarioParams& p) {
   return m;
 }
 
+Model buildAnisotropicBoxScene(const ScenarioParams& p) {
+  // Its anisotropic-friction test (section V-G, Fig. 14): a box slides on a floor whose friction
+  // is mu1 along x and mu2 along y (the elliptic cone of eq. 12), launched at (vx, vy).  Maximal
+  // dissipation makes the friction -m g (mu1^2 vx, mu2^2 vy) / |(mu1 vx, mu2 vy)|, not opposite to
+  // the velocity: the box's path bends towards the slippery axis.  The pair's coefficients are
+  // sqrt(floor's mu x box's mu) (Model::frictionBetween), so the floor carries mu1^2 and mu2^2
+  // against the box's 1.
+  Model m;
+  m.name = "anisobox";
+  m.dt = 0.01;
+  const double mu1 = p.get("mu1"), mu2 = p.get("mu2"), mass = 0.5;
+  const int ground = m.addBody(namedBody("ground", BodyKind::Static));
+  const int floor = m.addShape(ground, Shape::plane(), Pose(), mu1 * mu1);
+  m.shapes[floor].mu_across = mu2 * mu2;
+  m.shapes[floor].friction_axis = Vec3::UnitX();
+  const Shape cube = Shape::box(Vec3(0.1, 0.1, 0.1));
+  Body b = namedBody("box", BodyKind::Dynamic, mass);
+  b.inertia = cube.unitDensityInertia(mass);
+  b.initial_pose.position = Vec3(0.0, 0.0, 0.1);
+  b.initial_linear_velocity = Vec3(p.get("vx"), p.get("vy"), 0.0);
+  m.addShape(m.addBody(b), cube, Pose(), 1.0);
+  return m;
+}
+
 Model buildSoftBallScene(const ScenarioParams& p) {
   // Its soft-ball gripping scene (section V-C, Tables III-IV): a soft FEM ball (the paper: 1463
   // nodes, 6928 tets, E 0.5-2 MPa) squeezed by a two-finger gripper.  Here the ball rests on the

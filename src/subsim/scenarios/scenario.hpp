@@ -107,6 +107,7 @@ Model buildRestingSphereScene(const ScenarioParams& p);
 
 // The COND paper's scenes, cond_scenes.cpp.
 Model buildPushedBoxScene(const ScenarioParams& p);
+Model buildAnisotropicBoxScene(const ScenarioParams& p);
 Model buildSoftBallScene(const ScenarioParams& p);
 
 // The Schur-complement substructuring paper's scenes (Peiret et al., TOG 2019), schur_scenes.cpp.

@@ -91,6 +91,16 @@ const std::vector<Scenario>& builtinScenarios() {
         {"mu", 0.2, 0, 10, false, "friction coefficient"}},
        100,
        buildPushedBoxScene},
+      {"anisobox",
+       "a 0.2 m, 0.5 kg box launched on a floor with anisotropic friction, mu1 along x and mu2 "
+       "along y (the COND paper's elliptic-cone test; solvers with the strict operator: cond, "
+       "subadmm, fadmm)",
+       {{"mu1", 0.2, 0, 10, false, "friction coefficient along x"},
+        {"mu2", 0.6, 0, 10, false, "friction coefficient along y"},
+        {"vx", 1, -100, 100, false, "initial velocity along x in m/s"},
+        {"vy", 1, -100, 100, false, "initial velocity along y in m/s"}},
+       100,
+       buildAnisotropicBoxScene},
       {"softball",
        "a soft FEM ball (r 4 cm) on the floor squeezed by two kinematic finger pads (the COND "
        "paper's soft-ball gripping scene)",

@@ -291,6 +291,7 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
         shift_[c.row_offset] = c.mu * std::hypot(jv_[c.row_offset + 1], jv_[c.row_offset + 2]);
 
   SolveStats& st = sol.stats;
+  requireIsotropicFriction(p, name());
   const int max_it = beginStats(st, "AL primal + scaled Newton residual, max-norm (m/s)", settings);
   const double newton_threshold = std::max(0.1 * settings.tolerance, kNewtonFloor);
   al_loops_ = 0;

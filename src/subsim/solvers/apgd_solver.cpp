@@ -55,6 +55,7 @@ void ApgdSolver::solve(const StepProblem& p, const SolverSettings& settings, Ste
   if (sol.lambda.size() != m) sol.lambda.setZero(m);
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
   SolveStats& st = sol.stats;
+  requireIsotropicFriction(p, name());
   const int max_it = beginStats(st, "projected gradient (m/s)", settings);
   recordSetup(st, t0, t_built);
   if (!factored) return finishUnfactored(p, sol, settings, t0);

@@ -32,6 +32,7 @@ void BoxMlcpSolver::solve(const StepProblem& p, const SolverSettings& settings, 
   const bool factored = form_.build(p, warm ? &previous_ : nullptr,
                                     BoxMlcpSettings{options_.compliance}, settings.threads);
   SolveStats& st = sol.stats;
+  requireIsotropicFriction(p, name());
   const int max_it = beginStats(
       st, variant_ == Variant::Pgs ? "max |A_rr dlambda_r| (m/s)" : "natural residual max (29)",
       settings);

@@ -175,6 +175,9 @@ void CondSolver::solve(const StepProblem& p, const SolverSettings& settings, Ste
   const bool warm_lambda = sol.lambda.size() == p.numRows();
   if (!warm_lambda) sol.lambda.setZero(p.numRows());
   SolveStats& st = sol.stats;
+  // The proximal operator is the Euclidean projection onto the isotropic cone; the strict one
+  // takes the elliptic cone too (problem/cone_projection.hpp).
+  if (options_.cone == CondCone::Proximal) requireIsotropicFriction(p, "cond (cone=proximal)");
   const bool impulse_stop = options_.stop == CondStop::Impulse;
   const int max_it =
       beginStats(st, impulse_stop ? "max |A x - b - J^T lambda| (N s)" : "||dx|| (m/s)", settings);

@@ -325,6 +325,7 @@ void NnewtonSolver::solve(const StepProblem& p, const SolverSettings& settings, 
   if (sol.lambda.size() != m) sol.lambda.setZero(m);
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
   SolveStats& st = sol.stats;
+  requireIsotropicFriction(p, name());
   const int max_it = beginStats(st, "Fischer-Burmeister ||Phi||_inf (m/s)", settings);
   recordSetup(st, t0, t_built);
   if (!factored) return finishUnfactored(p, sol, settings, t0);

@@ -13,6 +13,7 @@ void PgsCgSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   if (sol.lambda.size() != nr) sol.lambda.setZero(nr);
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
   SolveStats& st = sol.stats;
+  requireIsotropicFriction(p, name());
   const int max_it = beginStats(st, "max |D dlambda| (m/s)", settings);
   recordSetup(st, t0, t_built);
   if (!factored) return finishUnfactored(p, sol, settings, t0);

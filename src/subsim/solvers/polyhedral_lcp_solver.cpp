@@ -70,6 +70,7 @@ void PolyhedralLcpSolver::solve(const StepProblem& p, const SolverSettings& sett
   const PolyhedralLcpSettings fs{options_.formulation, options_.directions, options_.compliance,
                                  options_.max_variables};
   SolveStats& st = sol.stats;
+  requireIsotropicFriction(p, name());
   const int max_it = beginStats(st, "LCP natural residual max", settings);
   if (!form_.build(p, fs, settings.threads)) {
     if (form_.tooLarge()) throw std::invalid_argument(std::string(name()) + ": " + form_.error());

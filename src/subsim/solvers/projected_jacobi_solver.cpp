@@ -24,6 +24,7 @@ void ProjectedJacobiSolver::solve(const StepProblem& p, const SolverSettings& se
   if (sol.lambda.size() != p.numRows()) sol.lambda.setZero(p.numRows());
   if (sol.vhat.size() != p.numDof()) sol.vhat.resize(p.numDof());
   SolveStats& st = sol.stats;
+  requireIsotropicFriction(p, name());
   const int max_it = beginStats(st, "max |D dlambda| (m/s)", settings);
   recordSetup(st, t0, t_built);
   if (!factored) return finishUnfactored(p, sol, settings, t0);

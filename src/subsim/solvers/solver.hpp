@@ -161,6 +161,10 @@ struct SolverEntry {
   /// local problems, StepProblem::local_w): the dual solvers, which read W through DelassusForm.
   /// The others refuse such a problem (requireSubsystems).
   bool local_form = false;
+  /// True for a solver whose contact operator is the strict one (problem/constraint_operator.hpp),
+  /// which projects onto an elliptic cone too: it takes anisotropic friction (Constraint::mu_t2).
+  /// The others refuse it (requireIsotropicFriction).
+  bool anisotropic_friction = false;
 };
 
 /// Every registered solver, built-in ones first in a stable order.

@@ -47,13 +47,18 @@ std::vector<SolverEntry>& registry() {
     e.local_form = true;
     return e;
   };
+  // The ADMM solvers and COND resolve contacts with the strict operator, elliptic cones too.
+  const auto elliptic = [](SolverEntry e) {
+    e.anisotropic_friction = true;
+    return e;
+  };
   static std::vector<SolverEntry> entries = {
-      entry<SubadmmSolver>(
+      elliptic(entry<SubadmmSolver>(
           "subadmm", K::FirstOrder, "ncp",
           "subsystem-based ADMM (ICRA 2025, journal): per-subsystem solves, closed-form "
-          "constraints"),
-      entry<FadmmSolver>("fadmm", K::FirstOrder, "ncp",
-                         "ADMM on the whole system (one sparse factorisation)"),
+          "constraints")),
+      elliptic(entry<FadmmSolver>("fadmm", K::FirstOrder, "ncp",
+                                  "ADMM on the whole system (one sparse factorisation)")),
       dual(entry<PgsSolver>("pgs", K::FirstOrder, "ncp",
                             "projected Gauss-Seidel on the Delassus operator")),
       dual(entry<PgsCgSolver>("pgs-cg", K::FirstOrder, "ncp",
@@ -74,9 +79,9 @@ std::vector<SolverEntry>& registry() {
       entry<AlNewtonSolver>("tr-dogleg", K::NewtonType, "ncp",
                             "trust-region dogleg on the AL subproblem (AL paper baseline)",
                             V::TrustRegionDogleg),
-      entry<CondSolver>("cond", K::FirstOrder, "nodal",
-                        "contact nodalization and diagonalization, velocity fixed-point "
-                        "iteration with Chebyshev acceleration (the COND paper)"),
+      elliptic(entry<CondSolver>("cond", K::FirstOrder, "nodal",
+                                 "contact nodalization and diagonalization, velocity fixed-point "
+                                 "iteration with Chebyshev acceleration (the COND paper)")),
       dual(entry<BoxMlcpSolver>("bpp", K::NewtonType, "box-mlcp",
                                 "block principal pivoting on the whole box MLCP (the schur "
                                 "paper's direct reference)",

@@ -237,6 +237,7 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
                                     BoxMlcpSettings{options_.compliance}, settings.threads);
   SolveStats& st = sol.stats;
   const int k_max = options_.k_max > 0 ? options_.k_max : variant_ == Variant::Fbic ? 250 : 10;
+  requireIsotropicFriction(p, name());
   const int max_it = std::min(beginStats(st, "natural residual max (29)", settings), k_max);
   if (!factored) return finishUnfactored(p, sol, settings, t0);
   const int threads = settings.threads > 0 ? settings.threads : omp_get_max_threads();
