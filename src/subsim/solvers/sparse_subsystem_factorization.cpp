@@ -30,13 +30,10 @@ int SparseSubsystemFactorization::factorNonZeros(int i) const {
 
 void SparseSubsystemFactorization::analyse(const StepProblem& p, int i, const int* atts,
                                            int num_atts, const CompactJacobian& jac, bool candidate,
-                                           int min_dof) {
+                                           int min_dof, bool only_form) {
   enabled_[i] = 0;
   const int n = p.subsystems[i].dof;
-  // A block stored sparse beyond kMaxDensifiedDof has no dense form to fall back on: it takes
-  // this one whenever it fits.  Any other takes it by the same rules in either storage.
   const bool stored_sparse = p.isSparse(i);
-  const bool only_form = stored_sparse && n > kMaxDensifiedDof;
   if (!only_form && (!candidate || n < min_dof)) return;
   if (!fits(p, i, atts, num_atts, jac)) return;
   const int nb = n / kB;

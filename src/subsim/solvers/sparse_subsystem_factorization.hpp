@@ -36,12 +36,11 @@ class SparseSubsystemFactorization {
   static bool fits(const StepProblem& p, int subsystem, const int* atts, int num_atts,
                    const CompactJacobian& jac);
   /// Decides whether subsystem i uses the sparse form (`candidate`: the caller allows it; then it
-  /// needs dof >= min_dof, fits(), A_i sparse enough; an A_i stored sparse beyond
-  /// kMaxDensifiedDof, which has no dense form, needs fits() only)
-  /// and, if so, analyses its pattern (cached while unchanged) and gathers this solve's entries.
-  /// `atts`: its attachments.
+  /// needs dof >= min_dof, fits(), A_i sparse enough; `only_form`, a subsystem the caller has no
+  /// dense form of (a large one stored sparse), needs fits() only) and, if so, analyses its
+  /// pattern (cached while unchanged) and gathers this solve's entries.  `atts`: its attachments.
   void analyse(const StepProblem& p, int subsystem, const int* atts, int num_atts,
-               const CompactJacobian& jac, bool candidate, int min_dof);
+               const CompactJacobian& jac, bool candidate, int min_dof, bool only_form);
   bool uses(int subsystem) const { return enabled_[subsystem] != 0; }
   /// The subsystem in the dense form from now on (a factorisation found a nonpositive pivot).
   void disable(int subsystem) { enabled_[subsystem] = 0; }

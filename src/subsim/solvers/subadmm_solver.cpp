@@ -161,17 +161,24 @@ void SubadmmSolver::prepare(const StepProblem& p, int threads) {
   compact_.prepare(p, threads);
   k_offset_.resize(ns + 1);
   k_offset_[0] = 0;
+  small_offset_.resize(ns + 1);
+  small_offset_[0] = 0;
   for (int i = 0; i < ns; ++i) {
-    // A dense K_i for every subsystem that may need one: all but those stored sparse beyond
-    // kMaxDensifiedDof, which must take the block-sparse form (or are refused here).
+    // A dense K_i for every subsystem that may take the dense Cholesky: every one stored dense;
+    // one stored sparse where the block-sparse form cannot take it (then within
+    // kMaxDensifiedDof, else refused here), where the rules pick the dense form (small), or as
+    // the fallback of a small one.  A large sparse one takes the block-sparse form alone.
     const int n = p.subsystems[i].dof;
-    const bool dense = !p.isSparse(i) || n <= kMaxDensifiedDof;
-    if (!dense && !SparseSubsystemFactorization::fits(p, i, sub_attachments_.data() + sub_begin_[i],
-                                                      sub_begin_[i + 1] - sub_begin_[i], compact_))
-      requireDensifiable(p, i, "subadmm");
-    k_offset_[i + 1] = k_offset_[i] + (dense ? static_cast<std::size_t>(n) * n : 0);
+    const bool fits = SparseSubsystemFactorization::fits(
+        p, i, sub_attachments_.data() + sub_begin_[i], sub_begin_[i + 1] - sub_begin_[i], compact_);
+    if (p.isSparse(i) && !fits) requireDensifiable(p, i, "subadmm");
+    const bool dense =
+        !p.isSparse(i) || !fits || n < options_.sparse_min_dof || n <= kSparseFallbackMaxDof;
+    const std::size_t size = dense ? static_cast<std::size_t>(n) * n : 0;
+    k_offset_[i + 1] = k_offset_[i] + size;
+    small_offset_[i + 1] = small_offset_[i] + (n <= kSmallSpdMaxSize ? size : 0);
   }
-  k_small_.resize(k_offset_[ns]);
+  k_small_.resize(small_offset_[ns]);
   k_scratch_.resize(k_offset_[ns]);
   z_.resize(zrows);
   y_.resize(zrows);
@@ -290,7 +297,7 @@ void SubadmmSolver::factorize(const StepProblem& p, int i) {
     if (llt.info() != Eigen::Success) factor_failed_[i] = 1;
     kinv6_[i] = llt.solve(Mat6::Identity());
   } else if (s.dof <= kSmallSpdMaxSize &&
-             factorSmallSpd(K, s.dof, k_small_.data() + k_offset_[i])) {
+             factorSmallSpd(K, s.dof, k_small_.data() + small_offset_[i])) {
     small_factor_[i] = 1;  // a few bodies: solvers/small_spd_factor.hpp
   } else {
     llt_[i].compute(Eigen::Map<const MatX>(K, s.dof, s.dof));
@@ -341,7 +348,7 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
     Eigen::Map<Vec6>(v).noalias() = kinv6_[i] * Eigen::Map<const Vec6>(r);
   } else if (small_factor_[i]) {
     std::copy_n(r, s.dof, v);
-    solveSmallSpd(k_small_.data() + k_offset_[i], s.dof, v);
+    solveSmallSpd(k_small_.data() + small_offset_[i], s.dof, v);
   } else {
     Eigen::Map<VecX> vm(v, s.dof);
     vm = Eigen::Map<const VecX>(r, s.dof);
@@ -474,7 +481,7 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
     for (int i = 0; i < ns; ++i) {
       sparse_.analyse(p, i, sub_attachments_.data() + sub_begin_[i],
                       sub_begin_[i + 1] - sub_begin_[i], compact_, !per_body_.uses(i),
-                      options_.sparse_min_dof);
+                      options_.sparse_min_dof, k_offset_[i + 1] == k_offset_[i]);
       initialPenalty(p, i);
       factorize(p, i);
     }

@@ -148,9 +148,10 @@ class SubadmmSolver final : public SolverWithOptions<SubadmmSolver, SubadmmOptio
       impulse_scale_;        // rule (23)'s beta_i and ||b_i|| (adaptation guards)
   std::vector<Mat6> kinv6_;  // (A_i + beta_i J_i^T J_i)^{-1} for 6-DOF subsystems
   // ... and the Cholesky factors of other small dense ones (small_factor_[i] set), at
-  // k_offset_[i] (solvers/small_spd_factor.hpp).
+  // small_offset_[i] (solvers/small_spd_factor.hpp).
   std::vector<char> small_factor_;
   DoubleBuffer k_small_;
+  std::vector<std::size_t> small_offset_;
   std::vector<Eigen::LLT<MatX>> llt_;
   std::vector<Eigen::LLT<MatX>> a_llt_;  // of A_i alone: the penalty rule, a cold start's vhat
   std::vector<char> a_factored_;     // this solve's A_i is factored: 0 no, 1 in a_llt_, 2 sparse
@@ -158,10 +159,13 @@ class SubadmmSolver final : public SolverWithOptions<SubadmmSolver, SubadmmOptio
   PerBodyFactorization per_body_;    // tree subsystems in the per-body form
   SparseSubsystemFactorization sparse_;  // large sparse subsystems
   CompactJacobian compact_;              // J_ij blocks without their zero columns
-  // Column-major K_i blocks at k_offset_[i]: every subsystem that may take a dense factor (all
-  // but those stored sparse beyond kMaxDensifiedDof DOF, which only the block-sparse form takes).
+  // Column-major K_i blocks at k_offset_[i] for the subsystems that may take a dense factor
+  // (prepare()); none for a large sparse one, which takes the block-sparse form alone.
   DoubleBuffer k_scratch_;
   std::vector<std::size_t> k_offset_;
+  // A sparse subsystem fitting the block-sparse form keeps a dense fallback up to this size
+  // (2 MB): a block LDL^T that meets a nonpositive pivot hands it to the dense Cholesky.
+  static constexpr int kSparseFallbackMaxDof = 512;
   // ADMM variables per attachment row.
   DoubleBuffer z_, y_, dz_;
   DoubleBuffer rhs_;           // per DOF
