@@ -162,6 +162,10 @@ void Model::validate() const {
       if (!(eig.eigenvalues().minCoeff() > 0.0))
         fail(at("bodies", i, "inertia"), "expected a positive definite inertia");
     }
+    if (b.kind == BodyKind::Kinematic) {
+      const std::string defect = b.trajectory.defect();
+      if (!defect.empty()) fail(at("bodies", i, "trajectory"), "expected " + defect);
+    }
     if (!finite(b.initial_pose.position))
       fail(at("bodies", i, "position"), "expected three finite numbers");
     if (!b.initial_pose.orientation.coeffs().allFinite() ||

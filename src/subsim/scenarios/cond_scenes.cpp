@@ -52,10 +52,10 @@ Model buildAnisotropicBoxScene(const ScenarioParams& p) {
 Model buildSoftBallScene(const ScenarioParams& p) {
   // Its soft-ball gripping scene (section V-C, Tables III-IV): a soft FEM ball (the paper: 1463
   // nodes, 6928 tets, E 0.5-2 MPa) squeezed by a two-finger gripper.  Here the ball rests on the
-  // floor and two kinematic finger pads close on it from +-x at `speed` each, squeezing it by
-  // 2 speed t (a squeeze, not a lift: subsim's kinematic bodies move at constant velocity).  One
-  // subsystem by default: every contact of the ball is on its mesh nodes or on its surface
-  // triangles, so COND acts on real nodes wherever a node touches.
+  // floor and two kinematic finger pads close on it from +-x at `speed` each for `squeeze`
+  // seconds, then lift it at `lift` (m/s): the grip holds it by friction alone.  One subsystem by
+  // default: every contact of the ball is on its mesh nodes or on its surface triangles, so COND
+  // acts on real nodes wherever a node touches.
   Model m;
   m.name = "softball";
   m.dt = 0.01;
@@ -72,15 +72,19 @@ Model buildSoftBallScene(const ScenarioParams& p) {
   ball.mu = mu;
   ball.initial_pose.position = Vec3(0.0, 0.0, radius + 1e-4);
   m.addDeformable(std::move(ball));
-  const double speed = p.get("speed");
+  const double speed = p.get("speed"), squeeze = p.get("squeeze"), lift = p.get("lift");
   const Vec3 pad(0.005, 0.02, 0.02);
   for (int side = -1; side <= 1; side += 2) {
     Body finger = namedBody(side < 0 ? "finger_left" : "finger_right", BodyKind::Kinematic);
-    finger.trajectory.kind = KinematicTrajectory::Kind::Linear;
+    KinematicTrajectory& path = finger.trajectory;
+    path.kind = KinematicTrajectory::Kind::Waypoints;
     // 0.2 mm off the ball: the pads press from the first steps.
-    finger.trajectory.start.position = Vec3(side * (radius + pad.x() + 2e-4), 0.0, radius);
-    finger.trajectory.velocity = Vec3(-side * speed, 0.0, 0.0);
-    finger.initial_pose = finger.trajectory.start;
+    const Vec3 open(side * (radius + pad.x() + 2e-4), 0.0, radius);
+    const Vec3 closed = open - Vec3(side * speed * squeeze, 0.0, 0.0);
+    path.waypoint_times = {0.0, squeeze, squeeze + 1000.0};
+    path.waypoint_positions = {open, closed, closed + Vec3(0.0, 0.0, 1000.0 * lift)};
+    path.start.position = open;
+    finger.initial_pose = path.start;
     m.addShape(m.addBody(finger), Shape::box(pad), Pose(), mu);
   }
   return m;

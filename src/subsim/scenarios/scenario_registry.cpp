@@ -102,13 +102,15 @@ const std::vector<Scenario>& builtinScenarios() {
        100,
        buildAnisotropicBoxScene},
       {"softball",
-       "a soft FEM ball (r 4 cm) on the floor squeezed by two kinematic finger pads (the COND "
-       "paper's soft-ball gripping scene)",
+       "a soft FEM ball (r 4 cm) on the floor squeezed by two kinematic finger pads, then lifted "
+       "by them (the COND paper's soft-ball gripping scene)",
        {{"cells", 10, 2, 40, true,
          "mesh cells along the ball's diameter (10: 1331 nodes, 6000 tets)"},
         {"young", 1, 0.01, 1000, false, "Young's modulus in MPa (the paper: 0.5-2)"},
         {"pieces", 1, 1, 1000, true, "subsystems the ball is cut into"},
         {"speed", 0.01, 0, 1, false, "closing speed of each finger in m/s"},
+        {"squeeze", 0.3, 0, 100, false, "time the fingers close, in s; then they lift"},
+        {"lift", 0.02, 0, 1, false, "lifting speed of the fingers after the squeeze in m/s"},
         {"mu", 0.5, 0, 10, false, "friction coefficient"}},
        100,
        buildSoftBallScene},
