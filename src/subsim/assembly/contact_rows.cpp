@@ -12,16 +12,6 @@ void setContactRows(StepProblem& problem, const Vec3& point, const Vec3& normal,
   problem.setContactFrame(point, normal);
 }
 
-namespace {
-// True when a friction pair of the model sets the coefficient of the bodies of two shapes.
-bool frictionPairSets(const Model& m, int shape_a, int shape_b) {
-  const int ba = m.shapes[shape_a].body, bb = m.shapes[shape_b].body;
-  for (const FrictionPair& p : m.friction_pairs)
-    if ((p.body_a == ba && p.body_b == bb) || (p.body_a == bb && p.body_b == ba)) return true;
-  return false;
-}
-}  // namespace
-
 double grainFrame(const AssemblyContext& ctx, int shape, double other_mu, Vec3 dirs[3]) {
   const BodyShape& grain = ctx.model.shapes[shape];
   if (grain.mu_across < 0.0) return -1.0;
@@ -45,13 +35,11 @@ int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& c,
   tangentBasis(dirs[0], dirs[1], dirs[2]);
   // A surface with a grain: t1 along its friction axis, t2 across it, each with its own
   // coefficient (unless a friction pair of the model sets the pair's).
-  for (const int shape : {c.shape_a, c.shape_b}) {
-    const int other = shape == c.shape_a ? c.shape_b : c.shape_a;
-    if (frictionPairSets(ctx.model, c.shape_a, c.shape_b)) break;
-    const double mu_t2 = grainFrame(ctx, shape, ctx.model.shapes[other].mu, dirs);
-    if (mu_t2 < 0.0) continue;
-    problem.constraints[j].mu_t2 = mu_t2;
-    break;
+  if (ctx.model.frictionPairOf(c.shape_a, c.shape_b) == nullptr) {
+    // At most one of the two has a grain (it is on a static body; the other is not).
+    const double mu_t2_a = grainFrame(ctx, c.shape_a, ctx.model.shapes[c.shape_b].mu, dirs);
+    problem.constraints[j].mu_t2 =
+        mu_t2_a >= 0.0 ? mu_t2_a : grainFrame(ctx, c.shape_b, ctx.model.shapes[c.shape_a].mu, dirs);
   }
   const Vec3& p = c.geometry.point;
   // Rows [n, t1, t2] of the velocity of A relative to B at the contact point.

@@ -101,10 +101,15 @@ int Model::findBody(const std::string& n) const {
   return -1;
 }
 
-double Model::frictionBetween(int shape_a, int shape_b) const {
+const FrictionPair* Model::frictionPairOf(int shape_a, int shape_b) const {
   const int ba = shapes[shape_a].body, bb = shapes[shape_b].body;
   for (const FrictionPair& p : friction_pairs)
-    if ((p.body_a == ba && p.body_b == bb) || (p.body_a == bb && p.body_b == ba)) return p.mu;
+    if ((p.body_a == ba && p.body_b == bb) || (p.body_a == bb && p.body_b == ba)) return &p;
+  return nullptr;
+}
+
+double Model::frictionBetween(int shape_a, int shape_b) const {
+  if (const FrictionPair* pair = frictionPairOf(shape_a, shape_b)) return pair->mu;
   return std::sqrt(shapes[shape_a].mu * shapes[shape_b].mu);
 }
 

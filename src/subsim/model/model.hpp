@@ -183,6 +183,8 @@ struct Model {
   /// Friction coefficient of a contact between two shapes: a FrictionPair for their bodies if
   /// one exists, else the geometric mean of the shapes' coefficients.
   double frictionBetween(int shape_a, int shape_b) const;
+  /// The FrictionPair for the bodies of two shapes, or nullptr.
+  const FrictionPair* frictionPairOf(int shape_a, int shape_b) const;
   /// True when the model lets the two bodies' shapes collide (joint and rod-coupling filtering).
   bool jointsAllowCollision(int body_a, int body_b) const;
 
