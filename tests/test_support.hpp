@@ -91,7 +91,7 @@ inline MatX denseJacobian(const StepProblem& p) {
   for (const Constraint& c : p.constraints)
     for (int q = 0; q < c.num_attachments; ++q) {
       const Attachment& a = p.attachments[c.first_attachment + q];
-      J.block(c.row_offset, p.subsystems[a.subsystem].dof_offset, c.rows, a.dof) += p.J(a);
+      J.block(c.row_offset, p.subsystems[a.subsystem].dof_offset, c.rows, a.dof) += p.denseJ(a);
     }
   return J;
 }

@@ -116,7 +116,7 @@ TEST(Assembler, ContactRowsAreTheRelativeVelocityAlongNormalAndTangents) {
   EXPECT_EQ(c.key, contactKey(s.box_shape, s.plane_shape, 7));
   ASSERT_EQ(c.num_attachments, 1) << "the static plane has no subsystem";
   const Attachment& a = p.attachments[c.first_attachment];
-  const MatX J = p.J(a);
+  const MatX J = p.denseJ(a);
 
   // J twist = [n; t1; t2] . (v + w x r), r from the box's centre to the contact point; the
   // tangents complete an orthonormal frame.
@@ -183,7 +183,7 @@ TEST(Assembler, BallJointRowsAreTheAnchorVelocityAndErrorOverH) {
   EXPECT_EQ(c.rows, 3);
   EXPECT_EQ(c.key, jointKey(0, 0));
   ASSERT_EQ(c.num_attachments, 1);
-  const MatX J = p.J(p.attachments[c.first_attachment]);
+  const MatX J = p.denseJ(p.attachments[c.first_attachment]);
   // J twist = v + w x r: the velocity of the anchor, r from the centre of mass to the pivot.
   const Vec3 r = Vec3::Zero() - m.bodies[0].initial_pose.position;
   Vec6 twist;
@@ -207,7 +207,7 @@ TEST(Assembler, UniversalHingeAndWeldAddOneTwoAndThreeAngularRows) {
     const Constraint& c = p.constraints[0];
     EXPECT_EQ(c.type, ConstraintType::Bilateral) << jointTypeName(type);
     EXPECT_EQ(c.rows, rows) << jointTypeName(type);
-    const MatX J = p.J(p.attachments[c.first_attachment]);
+    const MatX J = p.denseJ(p.attachments[c.first_attachment]);
     // The angular rows act on the angular velocity only, across the hinge axis (y) for a hinge.
     EXPECT_EQ(J.bottomRows(rows - 3).leftCols<3>().norm(), 0.0) << jointTypeName(type);
     if (type == JointType::Hinge) {

@@ -589,5 +589,83 @@ TEST(DeformableSlab, QueryCost) {
       tris.size(), out.size(), tg, tb, tu);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Nodes against a surface (another deformable's, or the body's own: self contact)
+
+std::vector<DeformableContact> collideNode(DeformableSurfaceQuery& q, const Vec3& p, int self,
+                                           double margin) {
+  std::vector<DeformableContact> out;
+  q.collideNode(p, self, margin, out);
+  return out;
+}
+
+TEST_F(CubeFixture, ANodeOverAFaceOrInsideItTouchesTheFace) {
+  for (const double height : {1.05, 0.95}) {
+    const Vec3 p(0.3, 0.6, height);
+    const auto c = collideNode(query, p, -1, 0.1);
+    ASSERT_EQ(c.size(), 1u) << height;
+    EXPECT_EQ(c[0].kind, Kind::ShapePointVsTriangle);
+    EXPECT_NEAR(c[0].gap, height - 1.0, 1e-12);
+    EXPECT_TRUE(c[0].normal.isApprox(Vec3(0, 0, -1), 1e-12));  // from the node to the cube
+    EXPECT_TRUE(deformablePoint(c[0], mesh.nodes).isApprox(Vec3(0.3, 0.6, 1.0), 1e-12));
+    expectWellFormed(c[0], mesh.nodes, 0.1);
+  }
+  EXPECT_TRUE(collideNode(query, Vec3(0.3, 0.6, 1.2), -1, 0.1).empty());  // beyond the margin
+  EXPECT_TRUE(collideNode(query, Vec3(0.3, 0.6, 0.5), -1, 0.1).empty());  // beyond max_depth
+}
+
+TEST_F(CubeFixture, ANodeNearACornerTouchesTheCornerNode) {
+  const Vec3 corner(1, 1, 1), p(1.03, 1.04, 1.05);
+  const auto c = collideNode(query, p, -1, 0.1);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].kind, Kind::NodeVsShape);
+  ASSERT_TRUE(mesh.nodes[c[0].nodes[0]].isApprox(corner));
+  EXPECT_NEAR(c[0].gap, (p - corner).norm(), 1e-12);
+  EXPECT_TRUE(c[0].normal.isApprox((corner - p).normalized(), 1e-12));
+  expectWellFormed(c[0], mesh.nodes, 0.1);
+  // Just inside the corner (along its pseudo-normal's reverse): a negative gap.
+  const Vec3 q = corner - 0.01 * Vec3::Ones().normalized();
+  const auto inside = collideNode(query, q, -1, 0.1);
+  ASSERT_EQ(inside.size(), 1u);
+  EXPECT_LT(inside[0].gap, 0.0);
+  expectWellFormed(inside[0], mesh.nodes, 0.1);
+}
+
+TEST(DeformableSelfContact, TwoLayersOfOneBodyTouchOnlyAcrossTheirGap) {
+  // One body of two slabs, 10 x 10 cells of 1 x 1 x 0.1, that lie apart at rest (the second 5 m
+  // along x) and are stacked now, 5 mm apart: the lower slab's top face and the upper slab's
+  // bottom face touch; nothing within a slab does, its own faces being excluded near each node.
+  const TetMesh slab = gridMesh(Vec3(1.0, 1.0, 0.1), 10, 10, 1);
+  TetMesh body = slab;
+  const int n = slab.numNodes();
+  for (const Vec3& x : slab.nodes) body.nodes.push_back(x + Vec3(5.0, 0.0, 0.0));
+  for (const auto& t : slab.tets) body.tets.push_back({t[0] + n, t[1] + n, t[2] + n, t[3] + n});
+  std::vector<Vec3> now = slab.nodes;
+  for (const Vec3& x : slab.nodes) now.push_back(x + Vec3(0.0, 0.0, 0.105));
+  DeformableSurfaceQuery query(boundaryTriangles(body), 0.025);
+  query.setSelfContact(body.nodes, 0.15);
+  query.update(now);
+  const double margin = 0.01;
+  int lower_up = 0, upper_down = 0;
+  for (const int node : query.surfaceNodes()) {
+    const auto c = collideNode(query, now[node], node, margin);
+    const bool upper = node >= n;
+    const bool facing = upper ? now[node].z() < 0.1051 : now[node].z() > 0.0999;
+    ASSERT_EQ(c.size(), facing ? 1u : 0u) << "node " << node;
+    if (!facing) continue;
+    EXPECT_NEAR(c[0].gap, 0.005, 1e-12);
+    EXPECT_TRUE(c[0].normal.isApprox(Vec3(0, 0, upper ? -1.0 : 1.0), 1e-12));
+    for (int k = 0; k < c[0].numNodes(); ++k) EXPECT_EQ(c[0].nodes[k] >= n, !upper);
+    expectWellFormed(c[0], now, margin);
+    ++(upper ? upper_down : lower_up);
+  }
+  EXPECT_EQ(lower_up, 121);
+  EXPECT_EQ(upper_down, 121);
+  // At rest (the slabs apart) no node touches its own body.
+  query.update(body.nodes);
+  for (const int node : query.surfaceNodes())
+    EXPECT_TRUE(collideNode(query, body.nodes[node], node, margin).empty()) << node;
+}
+
 }  // namespace
 }  // namespace subsim

@@ -173,7 +173,7 @@ DenseNcp denseNcp(const StepProblem& p) {
     mu.push_back(c.mu);
     for (int q = 0; q < c.num_attachments; ++q) {
       const Attachment& a = p.attachments[c.first_attachment + q];
-      d.j.block(c.row_offset, p.subsystems[a.subsystem].dof_offset, c.rows, a.dof) += p.J(a);
+      d.j.block(c.row_offset, p.subsystems[a.subsystem].dof_offset, c.rows, a.dof) += p.denseJ(a);
     }
   }
   d.mu = Eigen::Map<const VecX>(mu.data(), static_cast<Eigen::Index>(mu.size()));
@@ -257,7 +257,8 @@ StepSolution inOriginalRows(const StepProblem& p, const VecX& lambda, bool globa
         double jv = 0.0;
         for (int q = 0; q < c.num_attachments; ++q) {
           const Attachment& a = p.attachments[c.first_attachment + q];
-          jv += p.J(a).row(r).dot(out.vhat.segment(p.subsystems[a.subsystem].dof_offset, a.dof));
+          jv +=
+              p.denseJ(a).row(r).dot(out.vhat.segment(p.subsystems[a.subsystem].dof_offset, a.dof));
         }
         const int row = c.row_offset + r;
         out.lambda[row] = -p.soft_k[row] * p.e[row] - p.soft_c[row] * jv;

@@ -97,8 +97,11 @@ void expectBitIdentical(const RecordedProblem& x, const RecordedProblem& y) {
     EXPECT_EQ(p.attachments[k].rows, q.attachments[k].rows);
     EXPECT_EQ(p.attachments[k].dof, q.attachments[k].dof);
     EXPECT_EQ(p.attachments[k].j_offset, q.attachments[k].j_offset);
+    EXPECT_EQ(p.attachments[k].width, q.attachments[k].width);
+    EXPECT_EQ(p.attachments[k].column_offset, q.attachments[k].column_offset);
   }
   EXPECT_EQ(bits(p.jacobian_data), bits(q.jacobian_data));
+  EXPECT_EQ(p.jacobian_columns, q.jacobian_columns);
   EXPECT_EQ(bits(p.e), bits(q.e));
   EXPECT_EQ(bits(p.soft_k), bits(q.soft_k));
   EXPECT_EQ(bits(p.soft_c), bits(q.soft_c));
@@ -590,14 +593,14 @@ TEST_F(CorruptProblemFile, NoSchemaVersion) {
 }
 
 TEST_F(CorruptProblemFile, WrongSchemaVersion) {
-  detail::setIntAttributeForTesting(file_.path, "/", "schema_version", 3);
+  detail::setIntAttributeForTesting(file_.path, "/", "schema_version", 4);
   expectReadError(file_.path, {"'" + file_.path +
                                "' is not a valid subsim problem file: attribute /schema_version is "
-                               "3, this reader knows 1..2"});
+                               "4, this reader knows 1..3"});
   detail::setIntAttributeForTesting(file_.path, "/", "schema_version", 0);
   expectReadError(file_.path, {"'" + file_.path +
                                "' is not a valid subsim problem file: attribute /schema_version is "
-                               "0, this reader knows 1..2"});
+                               "0, this reader knows 1..3"});
 }
 
 // Version 1 files (before sparse subsystem blocks) hold dense blocks only: read as they were.
@@ -607,6 +610,29 @@ TEST_F(CorruptProblemFile, SchemaVersionOneIsStillRead) {
   ASSERT_EQ(read.problems.size(), problems_.size());
   for (std::size_t k = 0; k < problems_.size(); ++k)
     EXPECT_EQ(problemHash(read.problems[k].problem), problemHash(problems_[k].problem));
+}
+
+TEST_F(CorruptProblemFile, SparseJacobianColumnsOutOfRange) {
+  problems_[1].problem = withSparseBlocks(problem());
+  ASSERT_FALSE(problems_[1].problem.jacobian_columns.empty());
+  writeProblemFile(file_.path, {"test", "test", 0.01}, problems_);
+  const int na = static_cast<int>(problem().attachments.size());
+  std::vector<int> columns(2 * na, 0);
+  columns[0] = 1;
+  columns[1] = 1 << 20;
+  rewrite("attachment_columns", ints(columns), 2, true);
+  expectReadError(file_.path, {"attachment_columns", "attachment 0",
+                               "stores 1 columns from 1048576", "jacobian_columns"});
+}
+
+TEST_F(CorruptProblemFile, SparseJacobianColumnsOutOfOrder) {
+  problems_[1].problem = withSparseBlocks(problem());
+  writeProblemFile(file_.path, {"test", "test", 0.01}, problems_);
+  std::vector<int> columns = problems_[1].problem.jacobian_columns;
+  ASSERT_GE(columns.size(), 2u);
+  std::swap(columns[0], columns[1]);
+  rewrite("jacobian_columns", ints(columns), 0, true);
+  expectReadError(file_.path, {"attachment 0", "column 1 is", "expected increasing indices"});
 }
 
 TEST_F(CorruptProblemFile, SparsePatternOffsetOutOfRange) {

@@ -259,5 +259,51 @@ TEST(DeformableContact, ABoxEdgeDoesNotCutIntoAFaceBetweenNodes) {
   EXPECT_GT(lowestNodeZ(w, id), -1e-3);
 }
 
+double highestNodeZ(const World& w, int deformable) {
+  const DeformableBody& d = w.model().deformables[deformable];
+  double z = -1e300;
+  for (int n = 0; n < d.rest_mesh.numNodes(); ++n)
+    z = std::max(z, nodePosition(w, deformable, n).z());
+  return z;
+}
+
+// Two soft cubes (0.1 m, 1 kg, E 0.1 MPa) stacked on the floor, the upper dropped from 1 mm: the
+// upper rests on the lower through node-to-surface contacts between the two FEM bodies, with
+// COND and with SubADMM (and falls through the lower without them).
+Model stackedSoftCubes(bool contact_between) {
+  Model m = test::softCubeModel(1, 0.5);
+  DeformableBody top = m.deformables[0];
+  top.name = "top";
+  top.initial_pose.position.z() += 0.101;
+  if (!contact_between) top.mask = ~top.group;  // deformables collide by group and mask
+  m.addDeformable(std::move(top));
+  return m;
+}
+
+TEST(DeformableContact, ASoftCubeRestsOnAnotherSoftCube) {
+  for (const char* solver : {"subadmm", "cond"}) {
+    World w = makeWorld(stackedSoftCubes(true), solver, 1e-8);
+    bool node_contact = false;
+    for (int k = 0; k < 100; ++k) {
+      ASSERT_FALSE(w.step().diverged) << solver << ", step " << k;
+      for (const DeformableShapeContact& c : w.lastDeformableContacts())
+        node_contact = node_contact || c.againstNode();
+    }
+    EXPECT_TRUE(node_contact) << solver;
+    // Both squashed by about a millimetre (2 kg on the lower), the upper on the lower's top.
+    const double lower_top = highestNodeZ(w, 0), upper_bottom = lowestNodeZ(w, 1);
+    EXPECT_GT(lower_top, 0.095) << solver;
+    EXPECT_LT(lower_top, 0.1) << solver;
+    EXPECT_GT(upper_bottom, lower_top - 1e-3) << solver;
+    EXPECT_LT(upper_bottom, lower_top + 1e-3) << solver;
+    EXPECT_GT(highestNodeZ(w, 1), 0.19) << solver;
+    EXPECT_LT(w.kineticEnergy(), 1e-4) << solver;
+  }
+  // Without the contacts between them the upper cube sinks into the lower.
+  World through = makeWorld(stackedSoftCubes(false), "subadmm", 1e-8);
+  for (int k = 0; k < 30; ++k) through.step();
+  EXPECT_LT(lowestNodeZ(through, 1), 0.09);
+}
+
 }  // namespace
 }  // namespace subsim

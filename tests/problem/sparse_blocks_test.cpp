@@ -1,6 +1,6 @@
-// Sparse subsystem blocks (problem/step_problem.hpp, Subsystem): the pattern's rules, the
-// operations on either storage, and every solver and the metrics giving the same answer on one
-// problem stored dense and stored sparse.
+// Sparse subsystem blocks and sparse J blocks (problem/step_problem.hpp, Subsystem and
+// Attachment): the rules, the operations on either storage, and every solver and the metrics giving
+// the same answer on one problem stored dense and stored sparse.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -82,6 +82,64 @@ TEST(SparseBlocks, EitherStorageGivesTheSameOperations) {
   const StepProblem resparsed = withSparseBlocks(dense);
   ASSERT_TRUE(resparsed.check().empty()) << resparsed.check();
   for (int i = 0; i < resparsed.numSubsystems(); ++i) EXPECT_TRUE(resparsed.isSparse(i));
+}
+
+TEST(SparseBlocks, FemConstraintsStoreOnlyTheirNodesColumns) {
+  const StepProblem sparse = test::worldAfter("softball:cells=3", 3).lastProblem();
+  const StepProblem dense = withDenseBlocks(sparse);
+  int on_ball = 0;
+  for (std::size_t k = 0; k < sparse.attachments.size(); ++k) {
+    const Attachment& a = sparse.attachments[k];
+    if (!sparse.isSparse(a.subsystem)) {
+      EXPECT_FALSE(StepProblem::isSparse(a)) << "attachment " << k;  // the pads' rigid blocks
+      continue;
+    }
+    ++on_ball;
+    ASSERT_TRUE(StepProblem::isSparse(a)) << "attachment " << k;
+    // A node contact or a triangle's: 1 to 3 nodes, each a triple of columns.
+    EXPECT_TRUE(a.width == 3 || a.width == 6 || a.width == 9) << a.width;
+    const Attachment& d = dense.attachments[k];
+    EXPECT_FALSE(StepProblem::isSparse(d));
+    EXPECT_EQ(sparse.denseJ(a), RowMajorMatX(dense.J(d)));
+    const VecX v = VecX::LinSpaced(a.dof, -2.0, 1.0), w = VecX::LinSpaced(a.rows, 1.0, 3.0);
+    double js[6], jd[6];
+    sparse.multiplyJ(a, v.data(), js);
+    dense.multiplyJ(d, v.data(), jd);
+    for (int r = 0; r < a.rows; ++r) EXPECT_NEAR(js[r], jd[r], 1e-12 * (1.0 + std::abs(jd[r])));
+    VecX ts = VecX::Zero(a.dof), td = VecX::Zero(a.dof);
+    sparse.addJTransposeTimes(a, w.data(), ts.data());
+    dense.addJTransposeTimes(d, w.data(), td.data());
+    EXPECT_LT((ts - td).norm(), 1e-12 * (1.0 + td.norm()));
+  }
+  EXPECT_GE(on_ball, 3);  // floor and pad contacts
+  // J blocks are part of the round trip too.
+  EXPECT_EQ(problemHash(withSparseBlocks(dense)), problemHash(withSparseBlocks(sparse)));
+}
+
+TEST(SparseBlocks, CheckNamesSparseJacobianDefects) {
+  StepProblem valid = smallSparseProblem();
+  valid.addConstraint(ConstraintType::Bilateral, 2);
+  const int columns[2] = {0, 2};
+  auto J = valid.sparseJacobianFor(0, columns);
+  J << 1.0, 0.0, 0.0, 1.0;
+  ASSERT_TRUE(valid.check().empty()) << valid.check();
+  EXPECT_THROW(valid.sparseJacobianFor(0, columns), std::logic_error);  // one block per subsystem
+  const auto defect = [&](auto edit) {
+    StepProblem p = valid;
+    edit(p);
+    return p.check();
+  };
+  EXPECT_EQ(defect([](StepProblem& p) { p.jacobian_columns[1] = 0; }),
+            "constraint 1, attachment 0: column 1 is 0, expected increasing indices in 0..2");
+  EXPECT_EQ(defect([](StepProblem& p) { p.jacobian_columns[1] = 3; }),
+            "constraint 1, attachment 0: column 1 is 3, expected increasing indices in 0..2");
+  EXPECT_EQ(defect([](StepProblem& p) { p.attachments.back().column_offset = 1; }),
+            "constraint 1, attachment 0: column_offset 1 and width 2 beyond the 2 entries of "
+            "jacobian_columns");
+  EXPECT_EQ(defect([](StepProblem& p) { p.attachments.back().width = 4; }),
+            "constraint 1: bad attachment 0");
+  EXPECT_EQ(defect([](StepProblem& p) { p.jacobian_data.back() = NAN; }),
+            "constraint 1: bad attachment 0");
 }
 
 TEST(SparseBlocks, CheckNamesEveryPatternDefect) {
@@ -194,6 +252,7 @@ TEST_P(SparseAndDense, EverySolverGivesTheSameSolution) {
     ASSERT_GE(pair.sparse.numContacts(), 8) << pair.name;
     ASSERT_GT(pair.lambda_norm, 0.01) << pair.name;
     ASSERT_TRUE(pair.sparse.isSparse(0)) << pair.name;
+    ASSERT_FALSE(pair.sparse.jacobian_columns.empty()) << pair.name;  // sparse J blocks too
     SolverSettings settings;
     settings.max_iterations = isNewtonTypeSolver(name) ? 20 : 60;
     settings.tolerance = 0.0;

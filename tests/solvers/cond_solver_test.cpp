@@ -343,6 +343,42 @@ TEST(Cond, SoftBallIsLiftedByItsGrip) {
   EXPECT_LT(rise, 1.2 * pad_rise);
 }
 
+// The paper's mat-folding scene, coarse: the Panda lifts the mat's +x edge over the middle and
+// lays it on the -x half, where it rests on the other half's top face (z = 1 cm) through self
+// contacts, the lower half staying on the floor where it was.
+TEST(Cond, SoftMatIsFoldedOntoItself) {
+  WorldSettings ws;
+  ws.solver = "cond";
+  World w = test::makeWorld("softmat:cells=8,duration=1.5", 1000, 1e-6, 1, 0.0, ws);
+  const DeformableBody& mat = w.model().deformables[0];
+  const std::vector<VecX> rest = placedPieces(mat, mat.initial_pose);
+  int self_contacts = 0;
+  double penetration = 0.0;
+  for (int k = 0; k < 200; ++k) {
+    const StepReport r = w.step();
+    ASSERT_FALSE(r.diverged) << "step " << k << ": " << r.divergence;
+    penetration = std::max(penetration, r.max_penetration);
+    for (const DeformableShapeContact& c : w.lastDeformableContacts())
+      self_contacts += c.againstNode() && c.node_deformable == c.deformable;
+  }
+  EXPECT_GT(self_contacts, 0);
+  EXPECT_LT(penetration, 1e-3);
+  for (int n = 0; n < mat.rest_mesh.numNodes(); ++n) {
+    const auto [piece, local] = mat.node_home[n];
+    const double x0 = rest[piece][3 * local];
+    const Vec3 x = w.state().fem_x[piece].segment<3>(3 * local);
+    if (x0 > 0.075) {  // the folded half: over the other one, on its top face
+      EXPECT_LT(x.x(), 0.0) << "node " << n;
+      EXPECT_GT(x.z(), 0.01 - 1e-3) << "node " << n;
+    }
+    if (x0 < -0.05) {  // the lower half: on the floor, dragged by less than 3 cm
+      EXPECT_GT(x.z(), -1e-3) << "node " << n;
+      EXPECT_LT(x.z(), 0.011) << "node " << n;
+      EXPECT_LT(std::abs(x.x() - x0), 0.03) << "node " << n;
+    }
+  }
+}
+
 TEST(Cond, EveryOptionVariantConvergesToTheSameStep) {
   World w = test::worldAfter("spherecube:side=2", 30);
   const StepProblem& p = w.lastProblem();

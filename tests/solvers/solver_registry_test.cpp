@@ -40,8 +40,8 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
           << r.divergence;
       continue;
     }
-    // The sphere scenes at 27 spheres, the cable at 64 segments, a coarse 2-piece beam and a
-    // coarse soft ball keep the solvers x every scene short (PGS's Delassus build on the full
+    // The sphere scenes at 27 spheres, the cable at 64 segments, a coarse 2-piece beam, a coarse
+    // soft ball and mat keep the solvers x every scene short (PGS's Delassus build on the full
     // beam's 370-DOF pieces alone takes minutes).
     // The LCP solvers factor their dense step matrix whole (Lemke 1.5 s a step on stir's 630
     // variables): 8 spheres there.
@@ -50,6 +50,7 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
                              : s.name == "cable"                      ? "cable:segments=64"
                              : s.name == "spherecube"                 ? "spherecube:side=3"
                              : s.name == "softball"                   ? "softball:cells=3"
+                             : s.name == "softmat"                    ? "softmat:cells=3"
                              : s.name == "beam" ? "beam:cells=6,pieces=2,across=2"
                                                 : s.name;
     WorldSettings ws;

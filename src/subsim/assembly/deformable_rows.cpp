@@ -1,5 +1,8 @@
 #include "subsim/assembly/deformable_rows.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cassert>
 #include <cmath>
 
 #include "subsim/assembly/assembler.hpp"
@@ -21,6 +24,14 @@ std::uint64_t femAttachmentKey(int deformable, int attachment) {
 std::uint64_t femContactKey(int deformable, int shape, std::uint32_t feature) {
   return structuralKey(0x9000000000000000ull + (static_cast<std::uint64_t>(deformable) << 48) +
                        (static_cast<std::uint64_t>(shape) << 32) + feature);
+}
+std::uint64_t femNodeContactKey(int deformable, int node_deformable, int node,
+                                std::uint32_t feature) {
+  // Mixed twice: the four indices do not fit beside a prefix (a collision costs warm start only).
+  const std::uint64_t bodies =
+      (static_cast<std::uint64_t>(deformable) << 32) + static_cast<std::uint64_t>(node_deformable);
+  return structuralKey(structuralKey(0x8000000000000000ull + bodies) ^
+                       ((static_cast<std::uint64_t>(node) << 32) + feature));
 }
 
 namespace {
@@ -108,10 +119,36 @@ int addDeformablePieceBlock(const Model& model, int d, int piece, const State& s
   return subsystem;
 }
 
-void addNodeRows(StepProblem& problem, const AssemblyContext& ctx, int piece, int node,
-                 const NodeRows& G, double sign) {
-  auto J = problem.jacobianFor(ctx.partition.piece_subsystem[piece]);
-  J.block(0, 3 * node, G.rows(), 3) += sign * G;
+void addNodeRows(StepProblem& problem, const AssemblyContext& ctx, std::span<const NodeTerm> terms,
+                 const NodeRows& G) {
+  assert(terms.size() <= 4);
+  bool done[4] = {false, false, false, false};
+  for (size_t first = 0; first < terms.size(); ++first) {
+    if (done[first]) continue;
+    // The terms on this piece, by node (a node named twice gets one column triple).
+    const int piece = terms[first].piece;
+    std::array<int, 4> nodes{};
+    int count = 0;
+    for (size_t k = first; k < terms.size(); ++k) {
+      if (terms[k].piece != piece) continue;
+      done[k] = true;
+      if (std::find(nodes.begin(), nodes.begin() + count, terms[k].node) == nodes.begin() + count)
+        nodes[count++] = terms[k].node;
+    }
+    for (int i = 1; i < count; ++i)  // insertion sort of up to 4
+      for (int k = i; k > 0 && nodes[k - 1] > nodes[k]; --k) std::swap(nodes[k - 1], nodes[k]);
+    std::array<int, 12> columns{};
+    for (int n = 0; n < count; ++n)
+      for (int c = 0; c < 3; ++c) columns[3 * n + c] = 3 * nodes[n] + c;
+    auto J = problem.sparseJacobianFor(ctx.partition.piece_subsystem[piece],
+                                       std::span<const int>(columns.data(), 3 * count));
+    for (size_t k = first; k < terms.size(); ++k) {
+      if (terms[k].piece != piece) continue;
+      const int n = static_cast<int>(
+          std::find(nodes.begin(), nodes.begin() + count, terms[k].node) - nodes.begin());
+      J.block(0, 3 * n, G.rows(), 3) += terms[k].weight * G;
+    }
+  }
 }
 
 void addDeformableConstraints(const AssemblyContext& ctx, int d, StepProblem& problem) {
@@ -122,8 +159,8 @@ void addDeformableConstraints(const AssemblyContext& ctx, int d, StepProblem& pr
     const FemInterface& c = body.interfaces[k];
     const int pa = body.first_piece + c.piece_a, pb = body.first_piece + c.piece_b;
     const int j = problem.addConstraint(ConstraintType::Bilateral, 3, 0.0, femInterfaceKey(d, k));
-    addNodeRows(problem, ctx, pa, c.node_a, I, 1.0);
-    addNodeRows(problem, ctx, pb, c.node_b, I, -1.0);
+    const NodeTerm terms[2] = {{pa, c.node_a, 1.0}, {pb, c.node_b, -1.0}};
+    addNodeRows(problem, ctx, terms, I);
     const Vec3 error =
         ctx.state.fem_x[pa].segment<3>(3 * c.node_a) - ctx.state.fem_x[pb].segment<3>(3 * c.node_b);
     Eigen::Map<Vec3>(problem.error.data() + problem.constraints[j].row_offset) = error;
@@ -133,7 +170,8 @@ void addDeformableConstraints(const AssemblyContext& ctx, int d, StepProblem& pr
     const auto [local_piece, node] = body.node_home[a.node];
     const int piece = body.first_piece + local_piece;
     const int j = problem.addConstraint(ConstraintType::Bilateral, 3, 0.0, femAttachmentKey(d, k));
-    addNodeRows(problem, ctx, piece, node, I, 1.0);
+    const NodeTerm term{piece, node, 1.0};
+    addNodeRows(problem, ctx, std::span<const NodeTerm>(&term, 1), I);
     Vec3 target = a.local_point;
     if (a.body >= 0) {
       const Pose& pose = ctx.state.pose[a.body];
@@ -147,28 +185,43 @@ void addDeformableConstraints(const AssemblyContext& ctx, int d, StepProblem& pr
 
 int addDeformableContactConstraint(const AssemblyContext& ctx, const DeformableShapeContact& c,
                                    StepProblem& problem) {
-  const DeformableBody& body = ctx.model.deformables[c.deformable];
-  const BodyShape& shape = ctx.model.shapes[c.shape];
-  const double mu = std::sqrt(body.mu * shape.mu);
-  const int j = problem.addConstraint(ConstraintType::Contact, 3, mu,
-                                      femContactKey(c.deformable, c.shape, c.geometry.feature));
+  const Model& model = ctx.model;
+  const DeformableBody& body = model.deformables[c.deformable];
+  const DeformableBody* other = c.againstNode() ? &model.deformables[c.node_deformable] : nullptr;
+  const double other_mu = other ? other->mu : model.shapes[c.shape].mu;
+  const std::uint64_t key =
+      other ? femNodeContactKey(c.deformable, c.node_deformable, c.node, c.geometry.feature)
+            : femContactKey(c.deformable, c.shape, c.geometry.feature);
+  const int j =
+      problem.addConstraint(ConstraintType::Contact, 3, std::sqrt(body.mu * other_mu), key);
   Vec3 dirs[3];
   dirs[0] = c.geometry.normal;
   tangentBasis(dirs[0], dirs[1], dirs[2]);
-  problem.constraints[j].mu_t2 = grainFrame(ctx, c.shape, body.mu, dirs);
+  if (!other) problem.constraints[j].mu_t2 = grainFrame(ctx, c.shape, body.mu, dirs);
   NodeRows D(3, 3);
   for (int k = 0; k < 3; ++k) D.row(k) = dirs[k].transpose();
+  // The surface point's nodes, and the other deformable's node against them.
+  NodeTerm terms[4];
+  int count = 0;
   for (int k = 0; k < 3; ++k) {
     const int node = c.geometry.nodes[k];
     const double w = c.geometry.weights[k];
     if (node < 0 || w == 0.0) continue;
     const auto [piece, local] = body.node_home[node];
-    addNodeRows(problem, ctx, body.first_piece + piece, local, D, w);
+    terms[count++] = {body.first_piece + piece, local, w};
   }
-  // The rigid surface point: point - gap / 2 n (deformable_contact.hpp).
-  const Vec3 p_rigid = c.geometry.point - 0.5 * c.geometry.gap * c.geometry.normal;
-  const Pose& pose = ctx.state.pose[shape.body];
-  addBodyRows(problem, ctx, shape.body, pointVelocityRows(p_rigid - pose.position, dirs, 3), -1.0);
+  if (other) {
+    const auto [piece, local] = other->node_home[c.node];
+    terms[count++] = {other->first_piece + piece, local, -1.0};
+  }
+  addNodeRows(problem, ctx, std::span<const NodeTerm>(terms, count), D);
+  if (!other) {
+    // The rigid surface point: point - gap / 2 n (deformable_contact.hpp).
+    const int rigid = model.shapes[c.shape].body;
+    const Vec3 p_rigid = c.geometry.point - 0.5 * c.geometry.gap * c.geometry.normal;
+    const Pose& pose = ctx.state.pose[rigid];
+    addBodyRows(problem, ctx, rigid, pointVelocityRows(p_rigid - pose.position, dirs, 3), -1.0);
+  }
   setContactRows(problem, c.geometry.point, dirs[0], c.geometry.gap);
   return j;
 }

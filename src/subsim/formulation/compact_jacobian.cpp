@@ -22,6 +22,8 @@ void CompactJacobian::prepare(const StepProblem& p, int threads) {
   // into fixed slots of kMaxWidth columns: no offsets to compute first.
   const int na = static_cast<int>(p.attachments.size());
   width_.resize(na);
+  col_ptr_.resize(na);
+  val_ptr_.resize(na);
   if (cols_.size() < static_cast<size_t>(na) * kMaxWidth) {
     cols_.resize(static_cast<size_t>(na) * kMaxWidth);
     vals_.resize(static_cast<size_t>(na) * kMaxWidth * kMaxRows);
@@ -29,11 +31,19 @@ void CompactJacobian::prepare(const StepProblem& p, int threads) {
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (int a = 0; a < na; ++a) {
     const Attachment& at = p.attachments[a];
+    const double* J = p.jacobian_data.data() + at.j_offset;
+    if (StepProblem::isSparse(at)) {
+      width_[a] = at.width;
+      col_ptr_[a] = p.jacobianColumns(at);
+      val_ptr_[a] = J;
+      continue;
+    }
     width_[a] = -1;
     if (at.dof < kMinCompactDof || at.rows > kMaxRows) continue;
-    const double* J = p.jacobian_data.data() + at.j_offset;
     int* cols = cols_.data() + static_cast<size_t>(a) * kMaxWidth;
     double* vals = vals_.data() + static_cast<size_t>(a) * kMaxWidth * kMaxRows;
+    col_ptr_[a] = cols;
+    val_ptr_[a] = vals;
     // Nonzero columns, a chunk of columns at a time: flags OR-ed along contiguous rows (the
     // scan vectorises), then collected.
     int w = 0;

@@ -1,14 +1,15 @@
 #pragma once
 // The attachment Jacobian blocks of a StepProblem with their zero columns dropped.
 //
-// StepProblem stores each J_ij densely, rows x (the subsystem's whole DOF count), but a constraint
-// on a deformable piece touches one to four of its nodes: 3 to 12 of several hundred columns.  A
-// compact block keeps the nonzero columns' indices and their values (rows x width, row-major), so
+// A block stored sparse (Attachment::width > 0: an FEM body's) is already in this form and is
+// used in place.  A dense block, rows x (the subsystem's whole DOF count), of a constraint on a
+// deformable piece touches one to four of its nodes: 3 to 12 of several hundred columns.  Its
+// compact form keeps the nonzero columns' indices and their values (rows x width, row-major), so
 // J_ij v, J_ij^T w and J_ij^T J_ij cost rows x width and rows x width^2 instead of rows x dof and
-// rows x dof^2.  Only blocks of subsystems with more than 6 DOF are compacted, and only when
-// columns drop out: a rigid body's 3 x 6 contact block keeps the fixed-size dense kernels.  The
-// compact products sum the same nonzero terms in the same order as the dense kernels (which add
-// exact zeros besides), so both give the same results up to round-off.
+// rows x dof^2.  Dense blocks are compacted only for subsystems with more than 6 DOF, and only
+// when columns drop out: a rigid body's 3 x 6 contact block keeps the fixed-size dense kernels.
+// The compact products sum the same nonzero terms in the same order as the dense kernels (which
+// add exact zeros besides), so both give the same results up to round-off.
 #include <cstddef>
 #include <vector>
 
@@ -18,21 +19,18 @@ namespace subsim {
 
 class CompactJacobian {
  public:
-  /// Scans every attachment's block (with `threads` OpenMP threads); allocates only when the
-  /// problem has more attachments than any before.
+  /// Scans every dense attachment block (with `threads` OpenMP threads) and points at the sparse
+  /// ones, which must outlive the use; allocates only when the problem has more attachments than
+  /// any before.
   void prepare(const StepProblem& p, int threads);
 
   bool compact(int attachment) const { return width_[attachment] >= 0; }
   /// Number of nonzero columns of a compact block.
   int width(int attachment) const { return width_[attachment]; }
   /// The subsystem-local indices of those columns, increasing.
-  const int* columns(int attachment) const {
-    return cols_.data() + static_cast<size_t>(attachment) * kMaxWidth;
-  }
+  const int* columns(int attachment) const { return col_ptr_[attachment]; }
   /// The block's values, rows x width row-major.
-  const double* values(int attachment) const {
-    return vals_.data() + static_cast<size_t>(attachment) * kMaxWidth * kMaxRows;
-  }
+  const double* values(int attachment) const { return val_ptr_[attachment]; }
 
   /// out = J_a v (v: the subsystem's velocity).
   void multiply(int attachment, int rows, const double* v, double* out) const;
@@ -51,12 +49,15 @@ class CompactJacobian {
   void addScaledJTJBlock(const StepProblem& p, int attachment, double scale, double* K) const;
 
  private:
-  // Blocks with more nonzero columns (or rows) stay dense: a constraint on a deformable piece
-  // touches up to 4 nodes, 12 columns.  Each block has a fixed slot of this many columns.
+  // Dense blocks with more nonzero columns (or rows) stay dense: a constraint on a deformable
+  // piece touches up to 4 nodes, 12 columns.  Each scanned block has a fixed slot of this many
+  // columns.
   static constexpr int kMaxWidth = 24;
   static constexpr int kMaxRows = 6;
 
-  std::vector<int> width_;  // -1: the block stays dense
+  std::vector<int> width_;           // -1: the block stays dense
+  std::vector<const int*> col_ptr_;  // into cols_ (a scanned block) or the problem (a sparse one)
+  std::vector<const double*> val_ptr_;
   std::vector<int> cols_;
   DoubleBuffer vals_;
 };

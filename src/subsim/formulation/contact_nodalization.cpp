@@ -11,6 +11,14 @@
 
 namespace subsim {
 
+namespace {
+double columnDot(const double* x, const double* y, int rows) {
+  double sum = 0.0;
+  for (int r = 0; r < rows; ++r) sum += x[r] * y[r];
+  return sum;
+}
+}  // namespace
+
 bool ContactNodalization::build(const StepProblem& p, const NodalizationOptions& options,
                                 int threads) {
   p_ = &p;
@@ -39,20 +47,32 @@ bool ContactNodalization::build(const StepProblem& p, const NodalizationOptions&
   dof_weight_.resize(p.numDof());
   row_begin_.resize(p.numDof());
   row_end_.resize(p.numDof());
-  // The nonzero columns of every virtual attachment (compressed over attachments): the compact
-  // form's where it has one, else a scan of the dense block (a grip on many nodes).
+  // The nonzero columns of every virtual attachment (compressed over attachments) with their
+  // values: the compact form's where it has one, else a scan of the dense block (a grip on many
+  // nodes).
   att_col_begin_.assign(na + 1, 0);
   att_cols_.clear();
+  entry_attachment_.clear();
+  att_values_.clear();
   for (int a = 0; a < na; ++a) {
     if (direct_dof_[a] < 0) {
       const Attachment& at = p.attachments[a];
+      const auto addColumn = [&](int c, auto value) {
+        att_cols_.push_back(c);
+        entry_attachment_.push_back(a);
+        const size_t base = att_values_.size();
+        att_values_.resize(base + kMaxRows, 0.0);
+        for (int r = 0; r < at.rows; ++r) att_values_[base + r] = value(r);
+      };
       if (compact_.compact(a)) {
-        att_cols_.insert(att_cols_.end(), compact_.columns(a),
-                         compact_.columns(a) + compact_.width(a));
+        const int width = compact_.width(a);
+        const double* values = compact_.values(a);
+        for (int e = 0; e < width; ++e)
+          addColumn(compact_.columns(a)[e], [&](int r) { return values[r * width + e]; });
       } else {
         const auto J = p.J(at);
         for (int c = 0; c < at.dof; ++c)
-          if (!J.col(c).isZero(0.0)) att_cols_.push_back(c);
+          if (!J.col(c).isZero(0.0)) addColumn(c, [&](int r) { return J(r, c); });
       }
     }
     att_col_begin_[a + 1] = static_cast<int>(att_cols_.size());
@@ -107,11 +127,10 @@ bool ContactNodalization::buildSubsystemRows(const StepProblem& p, int i,
       coupling_[a] = 0.0;
       continue;
     }
-    const auto J = p.J(at);
     double k = options.kv * p.dt, norm2 = 0.0, inverse_mass = 0.0;
     for (int e = att_col_begin_[a]; e < att_col_begin_[a + 1]; ++e) {
       const int c = att_cols_[e];
-      const double col2 = J.col(c).squaredNorm();
+      const double col2 = columnDot(entryColumn(e), entryColumn(e), at.rows);
       norm2 += col2;
       inverse_mass += col2 / std::max(w.diagonal[c], 1e-300);
       ++w.touch_begin[c + 1];
@@ -133,7 +152,7 @@ bool ContactNodalization::buildSubsystemRows(const StepProblem& p, int i,
     const int a = sub_attachments_[q];
     if (direct_dof_[a] >= 0) continue;
     for (int e = att_col_begin_[a]; e < att_col_begin_[a + 1]; ++e)
-      w.touch[w.mark[att_cols_[e]]++] = a;
+      w.touch[w.mark[att_cols_[e]]++] = e;
   }
 
   // Row k of the augmented block A_i + sum_a k_a J_a^T J_a, gathered in a dense accumulator over
@@ -165,12 +184,13 @@ bool ContactNodalization::buildSubsystemRows(const StepProblem& p, int i,
     }
     double coupling_norm2 = 0.0;  // sum_a k_a^2 |J_a e_k|^2
     for (int t = w.touch_begin[k]; t < w.touch_begin[k + 1]; ++t) {
-      const int a = w.touch[t];
-      const auto J = p.J(p.attachments[a]);
+      const int a = entry_attachment_[w.touch[t]];
+      const int rows = p.attachments[a].rows;
+      const double* column_k = entryColumn(w.touch[t]);
       const double ka = coupling_[a];
-      coupling_norm2 += ka * ka * J.col(k).squaredNorm();
+      coupling_norm2 += ka * ka * columnDot(column_k, column_k, rows);
       for (int e = att_col_begin_[a]; e < att_col_begin_[a + 1]; ++e)
-        gather(att_cols_[e], ka * J.col(k).dot(J.col(att_cols_[e])));
+        gather(att_cols_[e], ka * columnDot(column_k, entryColumn(e), rows));
     }
     std::sort(w.list.begin(), w.list.end());
     const int row = sub.dof_offset + k;
@@ -187,13 +207,14 @@ bool ContactNodalization::buildSubsystemRows(const StepProblem& p, int i,
     }
     w.row_diagonal[k] = w.diagonal[k];
     for (int t = w.touch_begin[k]; t < w.touch_begin[k + 1]; ++t) {
-      const int a = w.touch[t];
-      const auto J = p.J(p.attachments[a]);
-      w.row_diagonal[k] += coupling_[a] * J.col(k).squaredNorm();
-      for (int r = 0; r < p.attachments[a].rows; ++r) {
-        if (J(r, k) == 0.0) continue;
+      const int a = entry_attachment_[w.touch[t]];
+      const int rows = p.attachments[a].rows;
+      const double* column_k = entryColumn(w.touch[t]);
+      w.row_diagonal[k] += coupling_[a] * columnDot(column_k, column_k, rows);
+      for (int r = 0; r < rows; ++r) {
+        if (column_k[r] == 0.0) continue;
         column_[slot] = p.numDof() + node_offset_[a] + r;
-        value_[slot++] = -coupling_[a] * J(r, k);
+        value_[slot++] = -coupling_[a] * column_k[r];
       }
     }
     row_end_[row] = slot;

@@ -114,7 +114,7 @@ class ContactNodalization {
   // Per thread: the scratch of one subsystem's rows while they are built.
   struct RowScratch {
     DoubleBuffer diagonal, row_diagonal, row_norm2, accumulator;
-    std::vector<int> touch_begin, touch, mark, list;
+    std::vector<int> touch_begin, touch, mark, list;  // touch: entries of att_cols_
   };
 
   void findDirectAttachments(const StepProblem& p, bool enabled);
@@ -143,8 +143,16 @@ class ContactNodalization {
   std::vector<int> column_;
   DoubleBuffer value_;
   std::vector<RowScratch> scratch_;
-  std::vector<int> att_col_begin_;  // virtual attachments' nonzero columns (compressed)
+  // Virtual attachments' nonzero columns (compressed over attachments), per entry its
+  // attachment and its column of J_a (kMaxRows values, the first rows used).
+  static constexpr int kMaxRows = 6;
+  std::vector<int> att_col_begin_;
   std::vector<int> att_cols_;
+  std::vector<int> entry_attachment_;
+  DoubleBuffer att_values_;
+  const double* entryColumn(int entry) const {
+    return att_values_.data() + static_cast<size_t>(entry) * kMaxRows;
+  }
   DoubleBuffer power_[2];  // the power iterations' vectors
   double step_eigenvalue_ = 0.0, step_scale_ = 1.0;
 };

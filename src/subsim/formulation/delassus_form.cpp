@@ -113,8 +113,13 @@ bool DelassusForm::build(const StepProblem& p, int threads) {
       llt_[i].solveInPlace(v);
       for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
         const Attachment& at = p.attachments[sub_attachments_[s]];
-        Eigen::Map<MatX>(y_.data() + y_offset_[sub_attachments_[s]], at.dof, at.rows) =
-            p.J(at).transpose();
+        Eigen::Map<MatX> Ya(y_.data() + y_offset_[sub_attachments_[s]], at.dof, at.rows);
+        if (StepProblem::isSparse(at)) {
+          Ya.setZero();
+          p.forEachEntryJ(at, [&](int r, int c, double value) { Ya(c, r) = value; });
+        } else {
+          Ya = p.J(at).transpose();
+        }
       }
       const int cols = sub.dof > 0 ? (sub_y_offset_[i + 1] - sub_y_offset_[i]) / sub.dof : 0;
       if (cols == 0) continue;

@@ -173,6 +173,7 @@ void DeformableSurfaceQuery::rebuild() {
   const std::size_t num_tris = triangles_.size();
   tri_normal_.resize(num_tris);
   tri_box_.resize(num_tris);
+  vertex_normal_.assign(x_.size(), Vec3::Zero());
   Aabb all;
   double size_sum = 0.0;
   Vec3 coordinate_sum = Vec3::Zero();  // NaN-propagating (cwiseMin/Max below are not)
@@ -184,6 +185,7 @@ void DeformableSurfaceQuery::rebuild() {
     const double len = n.norm();
     // A collapsed triangle has no normal; zero keeps it out of face contacts (sd = 0 is harmless).
     tri_normal_[t] = len > 0.0 ? Vec3(n / len) : Vec3::Zero();
+    for (const int corner : triangles_[t]) vertex_normal_[corner] += tri_normal_[t];
     Aabb& box = tri_box_[t];
     box.lower = a.cwiseMin(b).cwiseMin(c);
     box.upper = a.cwiseMax(b).cwiseMax(c);
@@ -377,8 +379,48 @@ Vec3 DeformableSurfaceQuery::edgePseudoNormal(int e) const {
                         : tri_normal_[edge.tri0];
 }
 
+void DeformableSurfaceQuery::setSelfContact(std::vector<Vec3> rest_nodes, double exclusion) {
+  rest_ = std::move(rest_nodes);
+  exclusion2_ = exclusion * exclusion;
+}
+
+bool DeformableSurfaceQuery::excluded(int self_node, int triangle) const {
+  if (self_node < 0) return false;
+  for (const int n : triangles_[triangle])
+    if ((rest_[n] - rest_[self_node]).squaredNorm() < exclusion2_) return true;
+  return false;
+}
+
+void DeformableSurfaceQuery::vertexContact(const Vec3& p, int vertex, double margin,
+                                           std::vector<DeformableContact>& out) {
+  // As pointContact over an edge, with the vertex's pseudo-normal for the sign.
+  const Vec3 offset = x_[vertex] - p;
+  const double d = offset.norm();
+  const double sd = offset.dot(vertex_normal_[vertex]) <= 0.0 ? d : -d;
+  const Vec3 normal = d > 0.0 ? Vec3(offset / sd) : Vec3(-vertex_normal_[vertex].normalized());
+  if (sd < -max_depth_ || !(sd < margin) || !normal.allFinite() || normal.squaredNorm() == 0.0)
+    return;
+  DeformableContact& c = out.emplace_back();
+  c.kind = Kind::NodeVsShape;
+  c.nodes = {vertex, -1, -1};
+  c.weights = Vec3(1.0, 0.0, 0.0);
+  c.normal = normal;
+  c.gap = sd;
+  c.point = p + (0.5 * sd) * normal;
+  c.feature = deformableFeatureId(Kind::NodeVsShape, 0, vertex);
+}
+
+void DeformableSurfaceQuery::collideNode(const Vec3& p, int self_node, double margin,
+                                         std::vector<DeformableContact>& out) {
+  if (x_.empty() || triangles_.empty()) return;
+  assert(self_node < 0 || self_node < static_cast<int>(rest_.size()));
+  gatherTriangles(pointBox(p, std::max(margin, max_depth_)));
+  pointContact(p, 0.0, 0, margin, out, self_node, true);
+}
+
 void DeformableSurfaceQuery::pointContact(const Vec3& p, double radius, int shape_feature,
-                                          double margin, std::vector<DeformableContact>& out) {
+                                          double margin, std::vector<DeformableContact>& out,
+                                          int self_node, bool vertices) {
   // The nearest triangle by unsigned distance; candidates beyond `reach` cannot matter (too far
   // outside for the margin or too deep for max_depth), and the first of equals (lowest index)
   // wins so that the choice does not depend on the mid phase.
@@ -388,7 +430,7 @@ void DeformableSurfaceQuery::pointContact(const Vec3& p, double radius, int shap
   double best_d2 = reach * reach;
   TriangleClosest best_c{};
   for (const int t : cand_tris_) {
-    if (!tri_box_[t].overlaps(box)) continue;
+    if (!tri_box_[t].overlaps(box) || excluded(self_node, t)) continue;
     const auto& tri = triangles_[t];
     const TriangleClosest c = closestOnTriangle(p, x_[tri[0]], x_[tri[1]], x_[tri[2]]);
     const double d2 = (p - c.point).squaredNorm();
@@ -398,8 +440,13 @@ void DeformableSurfaceQuery::pointContact(const Vec3& p, double radius, int shap
       best_c = c;
     }
   }
-  // Nothing near, or nearest at a mesh vertex: that pair is the vertex's NodeVsShape contact.
-  if (best < 0 || best_c.region >= 4) return;
+  // Nothing near, or nearest at a mesh vertex: against a shape, that pair is the vertex's
+  // NodeVsShape contact; against a point, the vertex's own.
+  if (best < 0) return;
+  if (best_c.region >= 4) {
+    if (vertices) vertexContact(p, triangles_[best][best_c.region - 4], margin, out);
+    return;
+  }
   const auto& tri = triangles_[best];
   double sd;
   Vec3 normal;

@@ -124,6 +124,20 @@ class DeformableSurfaceQuery {
   void collide(const Shape& shape, const Pose& pose, double margin,
                std::vector<DeformableContact>& out);
 
+  /// Self contact: the body's rest node positions and an exclusion radius.  collideNode() with one
+  /// of this body's nodes then skips the triangles with a corner within `exclusion` of it at rest:
+  /// its own neighbourhood, which it touches by construction.  Choose it above the contact margin
+  /// and the mesh spacing, and below the rest distance of the parts that are to touch.
+  void setSelfContact(std::vector<Vec3> rest_nodes, double exclusion);
+  /// Appends the contact of point `p`, a node of another deformable (self_node = -1) or this
+  /// body's node `self_node` (setSelfContact), against the nearest part of this surface, if its
+  /// gap is below `margin`: a face or an edge (ShapePointVsTriangle, the triangle's feature) or a
+  /// vertex (NodeVsShape on that node, signed by the vertex's pseudo-normal, the sum of its face
+  /// normals).  The normal points from p towards this body, as for a rigid point.  Nodes inside
+  /// deeper than max_depth are ignored.
+  void collideNode(const Vec3& p, int self_node, double margin,
+                   std::vector<DeformableContact>& out);
+
   /// Tests every triangle instead of the grid's candidates (same results; for tests and debugging).
   void setBruteForce(bool brute_force) { brute_force_ = brute_force; }
 
@@ -158,7 +172,9 @@ class DeformableSurfaceQuery {
   void nodeContacts(const Shape& shape, const Pose& pose, const Aabb& box, double margin,
                     std::vector<DeformableContact>& out);
   void pointContact(const Vec3& p, double radius, int shape_feature, double margin,
-                    std::vector<DeformableContact>& out);
+                    std::vector<DeformableContact>& out, int self_node = -1, bool vertices = false);
+  void vertexContact(const Vec3& p, int vertex, double margin, std::vector<DeformableContact>& out);
+  bool excluded(int self_node, int triangle) const;
   void edgeContacts(const Vec3& p0, const Vec3& p1, double radius, const Vec3* rigid_cone,
                     int shape_feature, double margin, std::vector<DeformableContact>& out);
 
@@ -172,7 +188,12 @@ class DeformableSurfaceQuery {
 
   // Geometry (update).
   std::vector<Vec3> x_;
-  std::vector<Vec3> tri_normal_;  // unit outward normals
+  std::vector<Vec3> tri_normal_;     // unit outward normals
+  std::vector<Vec3> vertex_normal_;  // sums of the incident faces' normals
+
+  // Self contact (setSelfContact).
+  std::vector<Vec3> rest_;
+  double exclusion2_ = 0.0;
   std::vector<Aabb> tri_box_;
 
   // Uniform grid in compressed-row form: cell c holds cell_tris_[cell_start_[c], cell_start_[c+1]).

@@ -346,20 +346,17 @@ FclibProblem fclibGlobalFromStepProblem(const StepProblem& problem,
   for (const Constraint& c : problem.constraints)
     for (int q = 0; q < c.num_attachments; ++q) {
       const Attachment& a = problem.attachments[c.first_attachment + q];
-      const auto J = problem.J(a);
       const int offset = problem.subsystems[a.subsystem].dof_offset;
-      for (int r = 0; r < c.rows; ++r) {
+      problem.forEachEntryJ(a, [&](int r, int d, double value) {
+        if (value == 0.0) return;
         const int row = c.row_offset + r;
-        for (int d = 0; d < a.dof; ++d) {
-          if (J(r, d) == 0.0) continue;
-          if (h_col[row] >= 0)
-            ht.emplace_back(offset + d, h_col[row], J(r, d));
-          else if (g_col[row] >= 0)
-            gt.emplace_back(offset + d, g_col[row], J(r, d));
-          else
-            folded[folded_index[row]].emplace_back(offset + d, J(r, d));
-        }
-      }
+        if (h_col[row] >= 0)
+          ht.emplace_back(offset + d, h_col[row], value);
+        else if (g_col[row] >= 0)
+          gt.emplace_back(offset + d, g_col[row], value);
+        else
+          folded[folded_index[row]].emplace_back(offset + d, value);
+      });
     }
   f.f = Eigen::Map<const VecX>(problem.b.data(), n);
   for (std::size_t k = 0; k < folded.size(); ++k) {

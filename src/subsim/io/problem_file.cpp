@@ -22,7 +22,9 @@ using namespace hdf5;
 
 // 2: subsystems may store A_i and M_i sparse (a_data's values then follow a pattern); version 1
 // files, which have no such subsystems, are read as before.
-constexpr int kSchemaVersion = 2;
+// 3: J blocks may be stored sparse (jacobian_data's values then follow attachment_columns);
+// older files, which have none, are read as before.
+constexpr int kSchemaVersion = 3;
 constexpr int kOldestSchemaVersion = 1;
 constexpr int kNumConstraintTypes = 4;  // ConstraintType::Bilateral .. Contact
 constexpr int kNumStabilizations = 3;   // Stabilization::Velocity .. Position
@@ -130,7 +132,14 @@ std::optional<Defect> layoutDefect(const StepProblem& p, const StepSolution& war
                                        std::to_string(p.subsystems.size()) + " subsystems"};
     if (a.rows < 0 || a.dof < 0 || a.j_offset < 0)
       return Defect{"attachments", which + " has a negative entry"};
-    if (I64{a.j_offset} + I64{a.rows} * a.dof > size(p.jacobian_data))
+    if (a.width < 0 || a.width > a.dof || a.column_offset < 0 ||
+        I64{a.column_offset} + a.width > size(p.jacobian_columns))
+      return Defect{"attachment_columns",
+                    which + " stores " + std::to_string(a.width) + " columns from " +
+                        std::to_string(a.column_offset) + ", expected 0 (dense) or 1.." +
+                        std::to_string(a.dof) + " columns within the " +
+                        std::to_string(p.jacobian_columns.size()) + " of jacobian_columns"};
+    if (I64{a.j_offset} + I64{a.rows} * StepProblem::storedColumns(a) > size(p.jacobian_data))
       return Defect{"attachments", which + " reaches beyond the " +
                                        std::to_string(p.jacobian_data.size()) +
                                        " values of jacobian_data"};
@@ -302,6 +311,14 @@ void writeProblem(hid_t g, const RecordedProblem& recorded, const std::string& c
     attachments.insert(attachments.end(), {a.subsystem, a.rows, a.dof, a.j_offset});
   writeArray(g, "attachments", attachments.data(), p.attachments.size(), 4, context);
   writeVector(g, "jacobian_data", p.jacobian_data, context);
+  if (p.hasSparseJacobians()) {
+    std::vector<int> columns;
+    columns.reserve(2 * p.attachments.size());
+    for (const Attachment& a : p.attachments)
+      columns.insert(columns.end(), {a.width, a.column_offset});
+    writeArray(g, "attachment_columns", columns.data(), p.attachments.size(), 2, context);
+    writeVector(g, "jacobian_columns", p.jacobian_columns, context);
+  }
   writeVector(g, "e", p.e, context);
   writeVector(g, "soft_k", p.soft_k, context);
   writeVector(g, "soft_c", p.soft_c, context);
@@ -618,6 +635,15 @@ class ProblemFileReader : FileReader {
       a.j_offset = attachments[4 * k + 3];
     }
     p.jacobian_data = readAny<double>(g, where, "jacobian_data");
+    if (H5Lexists(g, "attachment_columns", H5P_DEFAULT) > 0) {
+      const std::vector<int> columns = readArray<int>(
+          g, "attachment_columns", where + "attachment_columns", p.attachments.size(), false, 2);
+      for (std::size_t k = 0; k < p.attachments.size(); ++k) {
+        p.attachments[k].width = columns[2 * k];
+        p.attachments[k].column_offset = columns[2 * k + 1];
+      }
+      p.jacobian_columns = readAny<int>(g, where, "jacobian_columns");
+    }
     p.e = readAny<double>(g, where, "e");
     p.soft_k = readSized<double>(g, where, "soft_k", p.e.size());
     p.soft_c = readSized<double>(g, where, "soft_c", p.e.size());

@@ -20,7 +20,8 @@ void constraintVelocity(const StepProblem& p, const Constraint& c, const VecX& v
   for (int r = 0; r < c.rows; ++r) out[r] = 0.0;
   for (int q = 0; q < c.num_attachments; ++q) {
     const Attachment& a = p.attachments[c.first_attachment + q];
-    const VecX Jv = p.J(a) * v.segment(p.subsystems[a.subsystem].dof_offset, a.dof);
+    double Jv[6];
+    p.multiplyJ(a, v.data() + p.subsystems[a.subsystem].dof_offset, Jv);
     for (int r = 0; r < c.rows; ++r) out[r] += Jv[r];
   }
 }
@@ -31,8 +32,8 @@ VecX jacobianTransposeTimes(const StepProblem& p, const VecX& lambda) {
   for (const Constraint& c : p.constraints)
     for (int q = 0; q < c.num_attachments; ++q) {
       const Attachment& a = p.attachments[c.first_attachment + q];
-      out.segment(p.subsystems[a.subsystem].dof_offset, a.dof) +=
-          p.J(a).transpose() * lambda.segment(c.row_offset, c.rows);
+      p.addJTransposeTimes(a, lambda.data() + c.row_offset,
+                           out.data() + p.subsystems[a.subsystem].dof_offset);
     }
   return out;
 }

@@ -70,6 +70,16 @@ void splitDeformable(DeformableBody& body) {
     body.node_home[n] = {first_copy_piece[n], first_copy_node[n]};
 }
 
+double selfContactExclusion(const DeformableBody& body) {
+  if (body.self_contact_exclusion > 0.0) return body.self_contact_exclusion;
+  double longest = 0.0;
+  for (const auto& t : body.surface)
+    for (int k = 0; k < 3; ++k)
+      longest = std::max(
+          longest, (body.rest_mesh.nodes[t[k]] - body.rest_mesh.nodes[t[(k + 1) % 3]]).norm());
+  return 1.5 * longest;
+}
+
 std::vector<VecX> placedPieces(const DeformableBody& body, const Pose& pose) {
   std::vector<VecX> out;
   for (const FemPiece& p : body.piece) {

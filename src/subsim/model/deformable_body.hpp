@@ -55,9 +55,14 @@ struct DeformableBody {
   Pose initial_pose;  // places the rest mesh at t = 0
   Vec3 initial_velocity = Vec3::Zero();
   int pieces = 1;
-  double mu = 0.5;  // friction against rigid shapes
+  double mu = 0.5;  // friction (the pair's is the geometric mean with the other side's)
   std::uint32_t group = 1;
   std::uint32_t mask = 0xffffffffu;
+  /// Self contact (a folding mat touches itself): the surface's nodes collide with its own faces,
+  /// except those with a corner within self_contact_exclusion of the node at rest (m; 0: 1.5
+  /// times the longest surface edge, selfContactExclusion()).
+  bool self_contact = false;
+  double self_contact_exclusion = 0.0;
   std::vector<FemNodeAttachment> attachments;
 
   // Filled by Model::addDeformable.
@@ -74,6 +79,9 @@ struct DeformableBody {
 /// The body's pieces: tets cut into `pieces` runs along the longest axis (see above).  Throws
 /// std::invalid_argument when pieces is not in [1, number of tets].
 void splitDeformable(DeformableBody& body);
+
+/// The rest distance within which a node does not collide with its own surface (self contact).
+double selfContactExclusion(const DeformableBody& body);
 
 /// Node positions of every piece at the rest mesh placed at `pose` (3 per node).
 std::vector<VecX> placedPieces(const DeformableBody& body, const Pose& pose);

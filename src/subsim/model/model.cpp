@@ -249,6 +249,9 @@ void Model::validate() const {
     if (d.piece.empty())
       fail(at("deformables", i, "pieces"), "not split: add deformables with addDeformable()");
     if (!(d.mu >= 0.0)) fail(at("deformables", i, "mu"), "expected a non-negative friction");
+    if (!(d.self_contact_exclusion >= 0.0 && d.self_contact_exclusion < 1e300))
+      fail(at("deformables", i, "self_contact_exclusion"),
+           "expected a non-negative distance in metres (0: from the mesh)");
     for (size_t k = 0; k < d.attachments.size(); ++k) {
       const FemNodeAttachment& a = d.attachments[k];
       const std::string field = at("deformables", i, "attachments") + "[" + std::to_string(k) + "]";

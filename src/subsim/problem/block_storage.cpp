@@ -41,6 +41,28 @@ StepProblem rebuildBlocks(const StepProblem& in, SparseRule sparse) {
     out.sparse_pattern.insert(out.sparse_pattern.end(), rows.begin(), rows.end());
   }
   if (!mass) out.mass_data.clear();
+  // The J blocks on the subsystems: sparse over their nonzero columns where the subsystem is.
+  out.jacobian_data.clear();
+  out.jacobian_columns.clear();
+  for (Attachment& a : out.attachments) {
+    const RowMajorMatX J = in.denseJ(a);
+    a.j_offset = static_cast<int>(out.jacobian_data.size());
+    a.width = 0;
+    a.column_offset = 0;
+    std::vector<int> columns;
+    if (sparse(a.subsystem))
+      for (int c = 0; c < a.dof; ++c)
+        if (!J.col(c).isZero(0.0)) columns.push_back(c);
+    if (columns.empty()) {
+      out.jacobian_data.insert(out.jacobian_data.end(), J.data(), J.data() + J.size());
+      continue;
+    }
+    a.width = static_cast<int>(columns.size());
+    a.column_offset = static_cast<int>(out.jacobian_columns.size());
+    out.jacobian_columns.insert(out.jacobian_columns.end(), columns.begin(), columns.end());
+    for (int r = 0; r < a.rows; ++r)
+      for (const int c : columns) out.jacobian_data.push_back(J(r, c));
+  }
   return out;
 }
 

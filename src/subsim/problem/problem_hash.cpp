@@ -34,6 +34,14 @@ void addNcpForm(Fnv1a64& h, const StepProblem& p) {
     h.add(a.j_offset);
   }
   h.add(p.jacobian_data);
+  // Sparse J blocks' columns only when some block is sparse, so dense problems keep their hashes.
+  if (p.hasSparseJacobians()) {
+    for (const Attachment& a : p.attachments) {
+      h.add(a.width);
+      h.add(a.column_offset);
+    }
+    h.add(p.jacobian_columns);
+  }
   h.add(p.e);
   h.add(p.soft_k);
   h.add(p.soft_c);

@@ -46,6 +46,11 @@ bool StepProblem::hasAnisotropicFriction() const {
   });
 }
 
+bool StepProblem::hasSparseJacobians() const {
+  return std::any_of(attachments.begin(), attachments.end(),
+                     [](const Attachment& a) { return isSparse(a); });
+}
+
 void StepProblem::clear() {
   subsystems.clear();
   has_step_data = false;
@@ -57,6 +62,7 @@ void StepProblem::clear() {
   constraints.clear();
   attachments.clear();
   jacobian_data.clear();
+  jacobian_columns.clear();
   e.clear();
   error.clear();
   bias.clear();
@@ -235,22 +241,35 @@ void StepProblem::popConstraint() {
   soft_c.resize(rows);
 }
 
-int StepProblem::attachmentFor(int subsystem, bool& created) {
-  Constraint& c = constraints.back();
-  created = false;
+int StepProblem::findAttachment(int subsystem) const {
+  const Constraint& c = constraints.back();
   for (int k = 0; k < c.num_attachments; ++k) {
     if (attachments[c.first_attachment + k].subsystem == subsystem) return c.first_attachment + k;
   }
-  created = true;
-  Attachment a;
+  return -1;
+}
+
+Attachment& StepProblem::newAttachment(int subsystem, int width) {
+  Constraint& c = constraints.back();
+  Attachment& a = attachments.emplace_back();
   a.subsystem = subsystem;
   a.rows = c.rows;
   a.dof = subsystems[subsystem].dof;
+  a.width = width;
   a.j_offset = static_cast<int>(jacobian_data.size());
-  jacobian_data.resize(
-      jacobian_data.size() + static_cast<size_t>(c.rows) * subsystems[subsystem].dof, 0.0);
-  attachments.push_back(a);
+  jacobian_data.resize(jacobian_data.size() + static_cast<size_t>(c.rows) * storedColumns(a), 0.0);
   ++c.num_attachments;
+  return a;
+}
+
+int StepProblem::attachmentFor(int subsystem, bool& created) {
+  const int found = findAttachment(subsystem);
+  created = found < 0;
+  if (!created) {
+    assert(!isSparse(attachments[found]) && "a sparse J block is written once, when created");
+    return found;
+  }
+  newAttachment(subsystem, 0);
   return static_cast<int>(attachments.size()) - 1;
 }
 
@@ -259,6 +278,17 @@ Eigen::Map<RowMajorMatX> StepProblem::jacobianFor(int subsystem) {
   Attachment& a = attachments[attachmentFor(subsystem, created)];
   a.body = -1;
   return J(a);
+}
+
+Eigen::Map<RowMajorMatX> StepProblem::sparseJacobianFor(int subsystem,
+                                                        std::span<const int> columns) {
+  if (columns.empty() || findAttachment(subsystem) >= 0)
+    throw std::logic_error("sparseJacobianFor: the constraint already has a block on subsystem " +
+                           std::to_string(subsystem) + " (or no columns were given)");
+  Attachment& a = newAttachment(subsystem, static_cast<int>(columns.size()));
+  a.column_offset = static_cast<int>(jacobian_columns.size());
+  jacobian_columns.insert(jacobian_columns.end(), columns.begin(), columns.end());
+  return storedJ(a);
 }
 
 void StepProblem::setDofParents(int subsystem, const int* parent) {
@@ -318,10 +348,44 @@ bool StepProblem::isDofAncestor(int subsystem, int ancestor, int k) const {
 }
 
 Eigen::Map<const RowMajorMatX> StepProblem::J(const Attachment& a) const {
-  return Eigen::Map<const RowMajorMatX>(jacobian_data.data() + a.j_offset, a.rows, a.dof);
+  assert(!isSparse(a));
+  return storedJ(a);
 }
 Eigen::Map<RowMajorMatX> StepProblem::J(const Attachment& a) {
-  return Eigen::Map<RowMajorMatX>(jacobian_data.data() + a.j_offset, a.rows, a.dof);
+  assert(!isSparse(a));
+  return storedJ(a);
+}
+
+Eigen::Map<const RowMajorMatX> StepProblem::storedJ(const Attachment& a) const {
+  return Eigen::Map<const RowMajorMatX>(jacobian_data.data() + a.j_offset, a.rows,
+                                        storedColumns(a));
+}
+Eigen::Map<RowMajorMatX> StepProblem::storedJ(const Attachment& a) {
+  return Eigen::Map<RowMajorMatX>(jacobian_data.data() + a.j_offset, a.rows, storedColumns(a));
+}
+
+void StepProblem::multiplyJ(const Attachment& a, const double* v, double* out) const {
+  if (!isSparse(a)) {
+    Eigen::Map<VecX>(out, a.rows).noalias() = J(a) * Eigen::Map<const VecX>(v, a.dof);
+    return;
+  }
+  for (int r = 0; r < a.rows; ++r) out[r] = 0.0;
+  forEachEntryJ(a, [&](int r, int c, double value) { out[r] += value * v[c]; });
+}
+
+void StepProblem::addJTransposeTimes(const Attachment& a, const double* w, double* out) const {
+  if (!isSparse(a)) {
+    Eigen::Map<VecX>(out, a.dof).noalias() += J(a).transpose() * Eigen::Map<const VecX>(w, a.rows);
+    return;
+  }
+  forEachEntryJ(a, [&](int r, int c, double value) { out[c] += value * w[r]; });
+}
+
+RowMajorMatX StepProblem::denseJ(const Attachment& a) const {
+  if (!isSparse(a)) return J(a);
+  RowMajorMatX dense = RowMajorMatX::Zero(a.rows, a.dof);
+  forEachEntryJ(a, [&](int r, int c, double value) { dense(r, c) = value; });
+  return dense;
 }
 
 std::string StepProblem::check() const {
@@ -387,9 +451,20 @@ std::string StepProblem::check() const {
     for (int k = 0; k < c.num_attachments; ++k) {
       const Attachment& a = attachments[c.first_attachment + k];
       if (a.subsystem < 0 || a.subsystem >= numSubsystems() || a.rows != c.rows ||
-          a.dof != subsystems[a.subsystem].dof || !J(a).allFinite()) {
+          a.dof != subsystems[a.subsystem].dof || a.width < 0 || a.width > a.dof ||
+          a.j_offset < 0 ||
+          static_cast<size_t>(a.j_offset) + static_cast<size_t>(a.rows) * storedColumns(a) >
+              jacobian_data.size() ||
+          !storedJ(a).allFinite()) {
         err << "constraint " << j << ": bad attachment " << k;
         return err.str();
+      }
+      if (isSparse(a)) {
+        const std::string defect = checkSparseColumns(a);
+        if (!defect.empty()) {
+          err << "constraint " << j << ", attachment " << k << ": " << defect;
+          return err.str();
+        }
       }
     }
     rows += c.rows;
@@ -406,6 +481,20 @@ std::string StepProblem::check() const {
   }
   if (hasLocalForm()) return checkLocalForm();
   return checkTreeStructure();
+}
+
+std::string StepProblem::checkSparseColumns(const Attachment& a) const {
+  if (a.column_offset < 0 ||
+      static_cast<size_t>(a.column_offset) + static_cast<size_t>(a.width) > jacobian_columns.size())
+    return "column_offset " + std::to_string(a.column_offset) + " and width " +
+           std::to_string(a.width) + " beyond the " + std::to_string(jacobian_columns.size()) +
+           " entries of jacobian_columns";
+  const int* cols = jacobianColumns(a);
+  for (int k = 0; k < a.width; ++k)
+    if (cols[k] < 0 || cols[k] >= a.dof || (k > 0 && cols[k] <= cols[k - 1]))
+      return "column " + std::to_string(k) + " is " + std::to_string(cols[k]) +
+             ", expected increasing indices in 0.." + std::to_string(a.dof - 1);
+  return {};
 }
 
 std::string StepProblem::checkPattern(int i, size_t& pattern_size) const {

@@ -91,13 +91,21 @@ struct TreeBody {
   int j_offset = 0;
 };
 
-/// J_ij: the rows of one constraint acting on one subsystem, rows x dof, row-major at j_offset in
-/// StepProblem::jacobian_data.
+/// J_ij: the rows of one constraint acting on one subsystem, at j_offset in
+/// StepProblem::jacobian_data, in one of two forms:
+/// - dense (width = 0): rows x dof, row-major;
+/// - sparse (width > 0): only `width` columns are stored, their subsystem-local indices
+///   (increasing) at column_offset in StepProblem::jacobian_columns, the values rows x width
+///   row-major.  A constraint on an FEM body touches 1 to 3 of its nodes, 3 to 9 of thousands of
+///   columns: dense, the blocks of a 14681-DOF body's hundreds of contacts would be tens of MB
+///   per step and every product over them O(dof).
 struct Attachment {
   int subsystem = 0;
   int rows = 0;  // the constraint's row count
   int dof = 0;   // the subsystem's DOF
   int j_offset = 0;
+  int width = 0;  // sparse: the stored columns; 0: dense
+  int column_offset = 0;
   /// The per-body factor J_ij = L J_b (eq. 40) when the rows act on one tree body only: the body
   /// (index into StepProblem::tree_bodies) and L (rows x 6, row-major at local_offset in
   /// StepProblem::local_jacobian_data); -1 when J_ij has no such factor.  J_ij stays the
@@ -169,6 +177,7 @@ struct StepProblem {
   std::vector<Constraint> constraints;
   std::vector<Attachment> attachments;  // contiguous per constraint
   DoubleBuffer jacobian_data;
+  std::vector<int> jacobian_columns;  // the sparse J blocks' column indices (Attachment)
   DoubleBuffer e;       // per row: the constraint error term of J vhat + e (the NCP form's)
   DoubleBuffer error;   // per row: the raw error (m, rad, or the row's own unit)
   DoubleBuffer bias;    // per row: the known velocity term (kinematic bodies), in e's units
@@ -255,8 +264,39 @@ struct StepProblem {
   /// The J block of the last added constraint on `subsystem`, created zero on first use (a
   /// constraint touching one subsystem twice, e.g. two bodies of one subsystem, gets one block).
   Eigen::Map<RowMajorMatX> jacobianFor(int subsystem);
+  /// A sparse J block (Attachment) of the last added constraint on `subsystem`, storing only
+  /// `columns` (subsystem-local, increasing): rows x columns.size(), zero.  The constraint must
+  /// not have a block on the subsystem yet (std::logic_error).
+  Eigen::Map<RowMajorMatX> sparseJacobianFor(int subsystem, std::span<const int> columns);
+  /// J_ij of a dense block (asserted).
   Eigen::Map<const RowMajorMatX> J(const Attachment& attachment) const;
   Eigen::Map<RowMajorMatX> J(const Attachment& attachment);
+  static bool isSparse(const Attachment& a) { return a.width > 0; }
+  /// True when some J block is stored sparse.
+  bool hasSparseJacobians() const;
+  /// The columns a block stores (dof when dense) and, for a sparse one, their indices (nullptr
+  /// when dense).
+  static int storedColumns(const Attachment& a) { return isSparse(a) ? a.width : a.dof; }
+  const int* jacobianColumns(const Attachment& a) const {
+    return isSparse(a) ? jacobian_columns.data() + a.column_offset : nullptr;
+  }
+  /// Either storage: the stored values, rows x storedColumns row-major; out = J_ij v (v the
+  /// subsystem's velocity); out += J_ij^T w (out the subsystem's DOF); a dense rows x dof copy.
+  Eigen::Map<const RowMajorMatX> storedJ(const Attachment& a) const;
+  Eigen::Map<RowMajorMatX> storedJ(const Attachment& a);
+  void multiplyJ(const Attachment& a, const double* v, double* out) const;
+  void addJTransposeTimes(const Attachment& a, const double* w, double* out) const;
+  RowMajorMatX denseJ(const Attachment& a) const;
+  /// Calls f(row, col, value) (col subsystem-local) for every stored entry of J_ij, row by row.
+  template <class F>
+  void forEachEntryJ(const Attachment& a, F&& f) const {
+    const int width = storedColumns(a);
+    const int* cols = jacobianColumns(a);
+    const double* values = jacobian_data.data() + a.j_offset;
+    for (int r = 0; r < a.rows; ++r)
+      for (int k = 0; k < width; ++k)
+        f(r, cols ? cols[k] : k, values[static_cast<size_t>(r) * width + k]);
+  }
 
   /// Declares subsystem `subsystem` a kinematic tree: parent[k] < k is the parent DOF of DOF k
   /// (-1 for a root), `parent` has the subsystem's DOF count of entries.
@@ -280,7 +320,10 @@ struct StepProblem {
   std::string check() const;
 
  private:
+  int findAttachment(int subsystem) const;  // the last constraint's block on it, or -1
+  Attachment& newAttachment(int subsystem, int width);
   int attachmentFor(int subsystem, bool& created);
+  std::string checkSparseColumns(const Attachment& a) const;
   std::string checkTreeStructure() const;
   std::string checkPattern(int subsystem, size_t& pattern_size) const;
   std::string checkBlock(int subsystem, const double* values, const char* name) const;

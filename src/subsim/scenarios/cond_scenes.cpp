@@ -1,5 +1,10 @@
 // The COND paper's scenes (Lee, Lee, Lee, T-RO 2023; ../shared/papers/cond-digest.md, section 8).
+#include <cmath>
+
 #include "subsim/fem/ball_tet_mesher.hpp"
+#include "subsim/fem/box_tet_mesher.hpp"
+#include "subsim/math/portable_math.hpp"
+#include "subsim/scenarios/panda_model.hpp"
 #include "subsim/scenarios/scenario.hpp"
 
 namespace subsim {
@@ -87,6 +92,64 @@ Model buildSoftBallScene(const ScenarioParams& p) {
     finger.initial_pose = path.start;
     m.addShape(m.addBody(finger), Shape::box(pad), Pose(), mu);
   }
+  return m;
+}
+
+Model buildSoftMatScene(const ScenarioParams& p) {
+  // Its soft-mat folding scene (section V-D, Tables V and VII; the scaling study of Fig. 11): a
+  // Panda folds a soft FEM mat (the paper: 1477 nodes, 4100 tets, E 50-100 kPa, nu 0.3-0.4) in
+  // half.  Here the mat, 0.3 x 0.3 x 0.01 m (the paper gives no size) with `cells` x `cells` x
+  // `layers` cells of 6 tets (26 x 26 x 1: 1458 nodes, 4056 tets), lies on the floor; the rod's
+  // end holds the top edge line of its +x side (the welded nodes lie on one line, so the mat
+  // turns about it as about a hinge), lifts it along a half circle over the middle and lays it on
+  // the -x half in `duration` seconds.  The folded half lands on the other: self contact.  One
+  // subsystem by default, stored sparse, with every contact on its nodes.
+  Model m;
+  m.name = "softmat";
+  m.dt = 0.01;
+  const double mu = p.get("mu"), side = 0.3, thickness = 0.01;
+  const int cells = p.getInt("cells"), layers = p.getInt("layers");
+  addGround(m, mu);
+  DeformableBody mat;
+  mat.name = "mat";
+  mat.rest_mesh = boxTetMesh(Vec3(side, side, thickness), cells, cells, layers);
+  mat.material.young = p.get("young") * 1e3;
+  mat.material.poisson = 0.35;
+  mat.material.density = 1000.0;
+  mat.material.rayleigh_stiffness = 0.01;
+  mat.pieces = p.getInt("pieces");
+  mat.mu = mu;
+  mat.mask = ~2u;  // the arm's shapes (group 2) do not touch the mat; its grip holds it
+  mat.self_contact = true;
+  mat.initial_pose.position = Vec3(0.0, 0.0, 0.5 * thickness + 1e-4);
+
+  // The rod's end turns the +x half over about the fold line x = c (1 cm past the middle): a
+  // half circle of radius r - c from the held edge (x = r) over the top to x = -r + 2 c, on the
+  // line it holds at both ends (the mat's top edge at the start, the folded half's underside on
+  // the other half's top face at the end).  The 2 c of slack is the fold's loop: a 1 cm thick
+  // mat does not fold flat, and a path that ends at -r drags the lower half along.
+  const double r = 0.5 * side, c = 0.01, z0 = thickness + 1e-4, duration = p.get("duration");
+  const auto tip = [&](double t) {
+    const double s = std::clamp(t / duration, 0.0, 1.0);
+    const double angle = M_PI * (0.5 - 0.5 * portableCos(M_PI * s));  // smooth start and stop
+    double sin_a, cos_a;
+    portableSinCos(angle, sin_a, cos_a);
+    return Vec3(c + (r - c) * cos_a, 0.0, z0 + (r - c) * sin_a);
+  };
+  DoubleBuffer times;
+  for (int k = 0; k <= 12; ++k) times.push_back(duration * k / 12);
+  times.push_back(duration + 1.0);
+  Pose base;
+  base.position = Vec3(-0.5, 0.0, 0.0);
+  const PandaOnPath panda = addPandaFollowingTip(m, "softmat", base, times, tip, mu, 2);
+  const int tool_body = m.robots[panda.robot].link_body[panda.tool_link];
+  const Pose& tool_pose = m.bodies[tool_body].initial_pose;
+  for (int n = 0; n < mat.rest_mesh.numNodes(); ++n) {
+    const Vec3 x = mat.initial_pose.transformPoint(mat.rest_mesh.nodes[n]);
+    if (x.x() > r - 1e-9 && x.z() > z0 - 1e-9)
+      mat.attachments.push_back({n, tool_body, tool_pose.inverseTransformPoint(x)});
+  }
+  m.addDeformable(std::move(mat));
   return m;
 }
 

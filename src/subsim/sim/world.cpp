@@ -262,6 +262,9 @@ std::string World::checkDivergence(double max_penetration) const {
     if (deepest_.deformable >= 0 && deepest_.body_b >= 0)
       why << " between deformable '" << model_->deformables[deepest_.deformable].name
           << "' and body " << body(deepest_.body_b);
+    else if (deepest_.deformable >= 0 && deepest_.node_deformable >= 0)
+      why << " between deformables '" << model_->deformables[deepest_.deformable].name << "' and '"
+          << model_->deformables[deepest_.node_deformable].name << "'";
     else if (deepest_.body_a >= 0 && deepest_.body_b >= 0)
       why << " between bodies " << body(deepest_.body_a) << " and " << body(deepest_.body_b);
     why << " exceeds the limit " << penetration_limit_ << " m"
@@ -311,7 +314,8 @@ StepReport World::step() {
   for (const DeformableShapeContact& c : deformable_contacts_)
     if (-c.geometry.gap > report.max_penetration) {
       report.max_penetration = -c.geometry.gap;
-      deepest_ = {-1, model_->shapes[c.shape].body, c.deformable};
+      deepest_ = {-1, c.againstNode() ? -1 : model_->shapes[c.shape].body, c.deformable,
+                  c.node_deformable};
     }
 
   // 2. assemble, with the warm start mapped by key

@@ -154,6 +154,7 @@ class World {
     int body_a = -1;
     int body_b = -1;
     int deformable = -1;
+    int node_deformable = -1;  // a deformable-deformable contact's other body
   };
   DeepestContact deepest_;
   bool diverged_ = false;

@@ -9,6 +9,7 @@ namespace subsim {
 bool PerBodyFactorization::pathCompatible(const StepProblem& p, int i, int a) {
   // The nonzero columns, in descending order, must each be an ancestor of the previous one.
   const Attachment& at = p.attachments[a];
+  if (StepProblem::isSparse(at)) return false;  // assembled only for FEM bodies, never trees
   const auto J = p.J(at);
   const int start = static_cast<int>(cols_.size());
   for (int c = at.dof - 1; c >= 0; --c) {

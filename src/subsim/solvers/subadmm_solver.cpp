@@ -98,7 +98,14 @@ double SubadmmSolver::rowInverseMass(const StepProblem& p, int i, int a, int r, 
                                    compact_.values(a) + static_cast<size_t>(r) * w);
   }
   Eigen::Map<VecX> column(u, at.dof);
-  column = p.J(at).row(r).transpose();
+  if (compact_.compact(a)) {  // a sparse block on a subsystem factored dense
+    const int w = compact_.width(a);
+    column.setZero();
+    for (int k = 0; k < w; ++k)
+      column[compact_.columns(a)[k]] = compact_.values(a)[static_cast<size_t>(r) * w + k];
+  } else {
+    column = p.J(at).row(r).transpose();
+  }
   a_llt_[i].matrixL().solveInPlace(column);
   return column.squaredNorm();
 }
