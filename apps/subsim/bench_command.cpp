@@ -28,6 +28,7 @@
 #include "subsim/problem/problem_hash.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/world.hpp"
+#include "table_text.hpp"
 
 namespace subsim::cli {
 
@@ -38,11 +39,6 @@ using bench::Report;
 using bench::SceneInfo;
 using ::subsim::bench::benchWorldSettings;
 using ::subsim::bench::RecordedRun;
-
-bool reportBadInput(const std::string& message) {
-  std::cerr << "subsim: " << message << "\n";
-  return false;
-}
 
 struct LoadedScene {
   std::string spec;
@@ -92,14 +88,6 @@ bool loadValidScene(const std::string& spec, LoadedScene& out) {
     std::cerr << "subsim: " << spec << ": " << e.what() << "\n";
     return false;
   }
-}
-
-/// Opens an output file before the (long) runs so an unwritable path fails at once.
-bool openOutput(const std::string& option, const std::string& path, std::ofstream& out) {
-  out.open(path, std::ios::binary | std::ios::trunc);
-  if (!out)
-    return reportBadInput(option + ": cannot write '" + path + "': " + std::strerror(errno));
-  return true;
 }
 
 /// Progress on stderr, only for a person watching a terminal.

@@ -7,12 +7,21 @@
 //              nodalization, in parentheses), IN (iterations), and AA (the common accuracy
 //              judge, which the paper does not have) per solver;
 //   Table IV   iterations per solver against the ball's stiffness (0.1, 1, 10 MPa);
-//   Table IX   COND's iterations without and with Chebyshev acceleration on the ball.
+//   Table V    the soft mat (`softmat`, the paper's size), as Table III;
+//   Table IX   COND's iterations without and with Chebyshev acceleration on the ball;
+//   Fig. 11    the solve time against the mat's node count (13 .. 52 cells a side, 392 .. 5618
+//              nodes: up to 4x the paper's mat) with the fitted exponent of ST = a n^b per
+//              solver, as a table, PREFIX.csv and PREFIX.png (PREFIX: --output without its
+//              extension plus "-scaling", else "cond-scaling").
 // Every solver stops on its own residual at 1e-6 (COND: N s; PGS: m/s; APGD: m/s) or at 1000
 // iterations, so AA says how far each got; the box test runs COND to 1e-9 N s (20000 at most).
-// The paper's other scenes (soft mat, cable winding, soft gripper, anisotropic box) are not built
+// The paper's other scenes (cable winding, soft gripper, anisotropic box) are not in these tables
 // yet (docs/cond.md).
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -20,6 +29,7 @@
 #include "commands.hpp"
 #include "option_checks.hpp"
 #include "progress_line.hpp"
+#include "python_plot.hpp"
 #include "subsim/metrics/step_metrics.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/world.hpp"
@@ -70,34 +80,35 @@ BoxRow runBoxTest(double kv) {
   return row;
 }
 
-struct BallRow {
+/// A run of a scene with one solver: Table III's and Table V's columns, and the scaling's.
+struct SceneRow {
   std::string solver, label;
-  double young = 1.0;
+  double young = 1.0;  // the ball's (MPa) in Tables III and IV
+  int size = 0;        // the scaling: the mat's nodes
   int steps_done = 0;
   double penetration_mm = 0.0, dynamics_ms = 0.0, solve_ms = 0.0, setup_ms = 0.0;
   double iterations = 0.0, accuracy = 0.0;
   std::string failure;
 };
 
-BallRow runBall(const std::string& solver, double young, int steps, int threads,
-                const SolverOptionValues& options, const std::string& label) {
-  BallRow row;
+SceneRow runScene(const std::string& spec, const std::string& solver, int steps, int threads,
+                  const SolverOptionValues& options, const std::string& label) {
+  SceneRow row;
   row.solver = solver;
   row.label = label;
-  row.young = young;
   WorldSettings ws;
   ws.solver = solver;
   ws.solver_options = options;
   ws.solver_settings.max_iterations = 1000;
   ws.solver_settings.tolerance = 1e-6;
   ws.solver_settings.threads = threads;
-  std::ostringstream spec;
-  spec << "softball:young=" << young;
-  BuiltScene built = buildScenario(spec.str());
+  BuiltScene built = buildScenario(spec);
   World world(std::move(built.model), ws);
+  if (!world.model().deformables.empty())
+    row.size = world.model().deformables[0].rest_mesh.numNodes();
   int judged = 0;
   for (int k = 0; k < steps; ++k) {
-    progressLine("bench", spec.str() + " " + label + ": step " + std::to_string(k + 1) + "/" +
+    progressLine("bench", spec + " " + label + ": step " + std::to_string(k + 1) + "/" +
                               std::to_string(steps));
     const StepReport r = world.step();
     row.penetration_mm = std::max(row.penetration_mm, 1e3 * r.max_penetration);
@@ -125,27 +136,130 @@ BallRow runBall(const std::string& solver, double young, int steps, int threads,
   return row;
 }
 
-/// The paper's soft-ball figures (Tables III, IV, IX).
-struct PaperBall {
+SceneRow runBall(const std::string& solver, double young, int steps, int threads,
+                 const SolverOptionValues& options, const std::string& label) {
+  std::ostringstream spec;
+  spec << "softball:young=" << young;
+  SceneRow row = runScene(spec.str(), solver, steps, threads, options, label);
+  row.young = young;
+  return row;
+}
+
+std::string failureNote(const std::string& failure) {
+  return failure.empty() ? "" : " (**failed** " + failure + ")";
+}
+
+/// The paper's figures: the soft ball (Tables III, IV, IX) and the soft mat (Table V, Fig. 11).
+struct PaperFigures {
   const char* solver;
   double penetration_mm, solve_ms, iterations;
   double sweep[3];  // Table IV: iterations at 0.1, 1, 10 MPa
 };
 
-const PaperBall kPaperBall[] = {
+const PaperFigures kPaperBall[] = {
     {"cond", 0.0058, 8.464, 37.51, {39.72, 37.93, 34.99}},
     {"pgs", 1.99, 805.1, kMissing, {145.8, 224.0, 306.7}},
     {"apgd", kMissing, 659.8, kMissing, {48.07, 100.9, 200.5}},
 };
+const PaperFigures kPaperMat[] = {
+    {"cond", 0.0033, 8.650, 39.72, {kMissing, kMissing, kMissing}},
+    {"pgs", kMissing, 1412.0, kMissing, {kMissing, kMissing, kMissing}},
+    {"apgd", kMissing, 170.9, kMissing, {kMissing, kMissing, kMissing}},
+};
 
-const PaperBall* paperBall(const std::string& solver) {
-  for (const PaperBall& p : kPaperBall)
+template <size_t N>
+const PaperFigures* paperFigures(const PaperFigures (&table)[N], const std::string& solver) {
+  for (const PaperFigures& p : table)
     if (solver == p.solver) return &p;
   return nullptr;
 }
 
-std::string failureNote(const std::string& failure) {
-  return failure.empty() ? "" : " (**failed** " + failure + ")";
+/// The scaling study's exponents (Fig. 11): ST = a n^b.
+struct PaperExponent {
+  const char* solver;
+  double exponent;
+};
+const PaperExponent kPaperExponents[] = {{"cond", 0.9997}, {"pgs", 2.473}, {"apgd", 1.470}};
+
+// The mat's sizes (cells a side, 2 (cells + 1)^2 nodes: 392 .. 5618, the paper's 1477 in the
+// middle) and the steps timed at each: the mat settling on the floor as the arm starts to lift.
+constexpr int kScalingCells[] = {13, 18, 26, 37, 52};
+constexpr int kScalingSteps = 5;
+// PGS and APGD hold the mat's Delassus operator: every contact couples with every other through
+// the one subsystem, so W and A^-1 J^T grow as (contacts)^2 and DOF x rows: about 430 MB at 37
+// cells, 1.7 GB at 52.  They stop at 37.
+constexpr int kDelassusMaxCells = 37;
+
+/// Least-squares slope of log(y) against log(x): the exponent b of y = a x^b.
+double powerExponent(const std::vector<SceneRow>& rows) {
+  double n = 0.0, mx = 0.0, my = 0.0;
+  for (const SceneRow& r : rows)
+    if (r.failure.empty() && r.solve_ms > 0.0) {
+      n += 1.0;
+      mx += std::log(static_cast<double>(r.size));
+      my += std::log(r.solve_ms);
+    }
+  if (n < 2.0) return kMissing;
+  mx /= n;
+  my /= n;
+  double sxx = 0.0, sxy = 0.0;
+  for (const SceneRow& r : rows)
+    if (r.failure.empty() && r.solve_ms > 0.0) {
+      const double dx = std::log(static_cast<double>(r.size)) - mx;
+      sxx += dx * dx;
+      sxy += dx * (std::log(r.solve_ms) - my);
+    }
+  return sxx > 0.0 ? sxy / sxx : kMissing;
+}
+
+/// Tables III and V: one row per solver with the paper's figures beside.
+template <size_t N>
+void sceneTable(std::ostringstream& out, const std::vector<SceneRow>& rows,
+                const PaperFigures (&paper)[N]) {
+  out << "| solver | MP (mm) | DT (ms) | ST (ms) (setup) | IN | AA | paper MP, ST, IN |\n"
+      << "|---|---|---|---|---|---|---|\n";
+  for (const SceneRow& r : rows) {
+    const PaperFigures* p = paperFigures(paper, r.solver);
+    out << "| " << r.label << " | " << fixedText(r.penetration_mm, 4) << " | "
+        << fixedText(r.dynamics_ms, 1) << " | " << fixedText(r.solve_ms, 1) << " ("
+        << fixedText(r.setup_ms, 1) << ") | " << fixedText(r.iterations, 1) << " | "
+        << fixedText(r.accuracy, 2) << failureNote(r.failure) << " | "
+        << (p ? "*" + fixedText(p->penetration_mm, 4) + ", " + fixedText(p->solve_ms, 1) + ", " +
+                    fixedText(p->iterations, 1) + "*"
+              : std::string("-"))
+        << " |\n";
+  }
+}
+
+std::string scalingPrefix(const std::string& output) {
+  if (output.empty()) return "cond-scaling";
+  const size_t dot = output.find_last_of('.'), slash = output.find_last_of('/');
+  const bool extension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  return (extension ? output.substr(0, dot) : output) + "-scaling";
+}
+
+/// The scaling study as PREFIX.csv and, unless `no_plot`, PREFIX.png
+/// (scripts/plot_power_scaling.py).
+int writeScaling(const std::string& prefix, const std::vector<std::vector<SceneRow>>& scaling,
+                 bool no_plot) {
+  if (scaling.empty()) return kExitOk;
+  const std::string csv_path = prefix + ".csv", png_path = prefix + ".png";
+  std::ofstream csv;
+  if (!openOutput("--output", csv_path, csv)) return kExitBadInput;
+  csv << "solver,nodes,steps,solver_ms,setup_ms,iterations,failure\n";
+  for (const auto& rows : scaling)
+    for (const SceneRow& r : rows)
+      csv << r.solver << "," << r.size << "," << r.steps_done << "," << r.solve_ms << ","
+          << r.setup_ms << "," << r.iterations << ",\"" << r.failure << "\"\n";
+  csv.close();
+  if (!csv) {
+    std::cerr << "subsim: --output: writing '" << csv_path << "' failed\n";
+    return kExitBadInput;
+  }
+  if (!no_plot &&
+      !drawPlot("plot_power_scaling.py", csv_path, png_path, "COND paper Fig. 11: soft mat"))
+    return kExitBadInput;
+  return kExitOk;
 }
 
 }  // namespace
@@ -158,9 +272,25 @@ int runCondPaperBench(const BenchOptions& o) {
   std::vector<BoxRow> box;
   for (double kv : {1e3, 1e4, 1e5}) box.push_back(runBoxTest(kv));
   // Table III's runs at 1 MPa serve Table IV's middle column and Table IX's accelerated row.
-  std::vector<BallRow> ball, sweep, ablation;
+  std::vector<SceneRow> ball, sweep, ablation, mat;
   for (const std::string& s : solvers) ball.push_back(runBall(s, 1.0, steps, o.threads, {}, s));
-  for (const BallRow& r : ball) {
+  for (const std::string& s : solvers)
+    mat.push_back(runScene("softmat", s, steps, o.threads, {}, s));
+  // Fig. 11: the paper's three solvers over the mat's sizes (PGS and APGD up to
+  // kDelassusMaxCells).
+  std::vector<std::vector<SceneRow>> scaling;
+  for (const std::string& s : solvers) {
+    if (!paperFigures(kPaperMat, s)) continue;
+    std::vector<SceneRow>& rows = scaling.emplace_back();
+    for (const int cells : kScalingCells) {
+      if (s != "cond" && cells > kDelassusMaxCells) continue;
+      rows.push_back(runScene("softmat:cells=" + std::to_string(cells), s,
+                              std::min(steps, kScalingSteps), o.threads, {}, s));
+    }
+  }
+  const std::string prefix = scalingPrefix(o.output);
+  if (const int code = writeScaling(prefix, scaling, o.no_plot); code != kExitOk) return code;
+  for (const SceneRow& r : ball) {
     if (r.solver != "cond" && r.solver != "pgs" && r.solver != "apgd") continue;
     sweep.push_back(runBall(r.solver, 0.1, steps, o.threads, {}, r.solver));
     sweep.push_back(r);
@@ -181,14 +311,15 @@ int runCondPaperBench(const BenchOptions& o) {
     for (const BoxRow& r : box)
       out << "I,cond," << r.kv << ",100," << r.error_mm[0] << "," << r.error_mm[1] << ","
           << r.error_mm[2] << ",,,,," << r.iterations << ",,\"" << r.failure << "\"\n";
-    const auto ballCsv = [&](const char* table, const BallRow& r) {
+    const auto ballCsv = [&](const char* table, const SceneRow& r) {
       out << table << "," << r.label << "," << r.young << "," << r.steps_done << ",,,,"
           << r.penetration_mm << "," << r.dynamics_ms << "," << r.solve_ms << "," << r.setup_ms
           << "," << r.iterations << "," << r.accuracy << ",\"" << r.failure << "\"\n";
     };
-    for (const BallRow& r : ball) ballCsv("III", r);
-    for (const BallRow& r : sweep) ballCsv("IV", r);
-    for (const BallRow& r : ablation) ballCsv("IX", r);
+    for (const SceneRow& r : ball) ballCsv("III", r);
+    for (const SceneRow& r : sweep) ballCsv("IV", r);
+    for (const SceneRow& r : ablation) ballCsv("IX", r);
+    for (const SceneRow& r : mat) ballCsv("V", r);
     return writeTable(out.str(), o.output);
   }
 
@@ -205,25 +336,13 @@ int runCondPaperBench(const BenchOptions& o) {
         << fixedText(r.iterations, 0) << failureNote(r.failure) << " | " << paper_box[k] << " |\n";
   }
   out << "\n### Table III: soft ball (softball, 1331 nodes, E 1 MPa, " << steps
-      << " steps; each solver to its own 1e-6, 1000 iterations at most)\n\n"
-      << "| solver | MP (mm) | DT (ms) | ST (ms) (setup) | IN | AA | paper MP, ST, IN |\n"
-      << "|---|---|---|---|---|---|---|\n";
-  for (const BallRow& r : ball) {
-    const PaperBall* p = paperBall(r.solver);
-    out << "| " << r.label << " | " << fixedText(r.penetration_mm, 4) << " | "
-        << fixedText(r.dynamics_ms, 1) << " | " << fixedText(r.solve_ms, 1) << " ("
-        << fixedText(r.setup_ms, 1) << ") | " << fixedText(r.iterations, 1) << " | "
-        << fixedText(r.accuracy, 2) << failureNote(r.failure) << " | "
-        << (p ? "*" + fixedText(p->penetration_mm, 4) + ", " + fixedText(p->solve_ms, 1) + ", " +
-                    fixedText(p->iterations, 1) + "*"
-              : std::string("-"))
-        << " |\n";
-  }
+      << " steps; each solver to its own 1e-6, 1000 iterations at most)\n\n";
+  sceneTable(out, ball, kPaperBall);
   if (!sweep.empty()) {
     out << "\n### Table IV: iterations against the ball's stiffness\n\n"
         << "| solver | 0.1 MPa | 1 MPa | 10 MPa | paper |\n|---|---|---|---|---|\n";
     for (size_t k = 0; k + 2 < sweep.size(); k += 3) {
-      const PaperBall* p = paperBall(sweep[k].solver);
+      const PaperFigures* p = paperFigures(kPaperBall, sweep[k].solver);
       out << "| " << sweep[k].label;
       for (size_t q = k; q < k + 3; ++q)
         out << " | " << fixedText(sweep[q].iterations, 1) << " (AA "
@@ -240,6 +359,41 @@ int runCondPaperBench(const BenchOptions& o) {
       out << "| " << ablation[k].label << " | " << fixedText(ablation[k].iterations, 1) << " | "
           << fixedText(ablation[k].accuracy, 2) << failureNote(ablation[k].failure) << " | "
           << paper_ablation[k] << " |\n";
+  }
+  out << "\n### Table V: soft mat (softmat, 1458 nodes, E 75 kPa, the first " << steps
+      << " steps of the fold: the mat settles on the floor as the arm starts to lift)\n\n";
+  sceneTable(out, mat, kPaperMat);
+  if (!scaling.empty()) {
+    out << "\n### Fig. 11: solve time (ms per step, " << std::min(steps, kScalingSteps)
+        << " steps) against the mat's node count; PGS and APGD up to " << kDelassusMaxCells
+        << " cells a side (their Delassus operator's memory)\n\n| nodes |";
+    for (const auto& rows : scaling) out << " " << rows.front().solver << " ST (IN) |";
+    out << "\n|---|";
+    for (size_t k = 0; k < scaling.size(); ++k) out << "---|";
+    out << "\n";
+    const std::vector<SceneRow>* longest = &scaling.front();
+    for (const auto& rows : scaling)
+      if (rows.size() > longest->size()) longest = &rows;
+    for (size_t q = 0; q < longest->size(); ++q) {
+      out << "| " << (*longest)[q].size << " |";
+      for (const auto& rows : scaling)
+        out << " "
+            << (q < rows.size()
+                    ? fixedText(rows[q].solve_ms, 1) + " (" + fixedText(rows[q].iterations, 0) +
+                          ")" + failureNote(rows[q].failure)
+                    : std::string("-"))
+            << " |";
+      out << "\n";
+    }
+    out << "| **exponent** b of ST = a n^b |";
+    for (const auto& rows : scaling) {
+      double paper = kMissing;
+      for (const PaperExponent& e : kPaperExponents)
+        if (rows.front().solver == e.solver) paper = e.exponent;
+      out << " " << fixedText(powerExponent(rows), 3) << " (paper *" << fixedText(paper, 3)
+          << "*) |";
+    }
+    out << "\n\nwrote " << prefix << ".csv" << (o.no_plot ? "" : " and " + prefix + ".png") << "\n";
   }
   out << "\nThe paper stops on ||v^{l+1} - v^l|| (1e-4 .. 1e-6 m/s), which falls as the steps "
          "shrink; subsim's COND stops on its impulse residual (docs/cond.md).\n";

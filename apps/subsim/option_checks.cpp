@@ -315,12 +315,15 @@ void checkSolversCommand(const std::optional<std::string>& name) {
 void checkPaper(const BenchOptions& o) {
   if (!o.scenes.empty())
     throw OptionError("--paper " + *o.paper + " runs the paper's scenes: give no scenes");
+  // COND's paper draws its scaling study (Fig. 11): --no-plot writes the CSV only.
+  const bool plots = *o.paper == "cond";
   if (o.iterations || o.problems || o.convergence || o.scaling || o.paper_table || o.step ||
-      o.newton_iterations || o.no_plot || o.cold || o.penetration_limit ||
+      o.newton_iterations || (o.no_plot && !plots) || o.cold || o.penetration_limit ||
       !o.save_problems.empty() || o.replay || o.reference_iterations || !o.solver_options.empty())
     throw OptionError("--paper " + *o.paper +
                       " fixes the scenes and each solver's settings (the paper's Table 1): it "
-                      "takes --solvers, --steps, --threads, --format and --output only");
+                      "takes --solvers, --steps, --threads, --format" +
+                      (plots ? ", --output and --no-plot only" : " and --output only"));
   if (o.format == "json")
     throw OptionError("--paper " + *o.paper + ": --format is markdown or csv");
   parseSolverList(o.solvers);

@@ -15,6 +15,7 @@
 #include "python_plot.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/world.hpp"
+#include "table_text.hpp"
 
 namespace subsim::cli {
 
@@ -106,12 +107,8 @@ Point runPoint(const Sweep& sweep, int size, const BenchOptions& o, int iteratio
 int runScalingBench(const BenchOptions& o, int iterations) {
   const std::string prefix = o.output.empty() ? "scaling" : o.output;
   const std::string csv_path = prefix + ".csv", png_path = prefix + ".png";
-  std::ofstream csv(csv_path);
-  if (!csv) {
-    std::cerr << "subsim: --output: cannot write '" << csv_path << "': " << std::strerror(errno)
-              << "\n";
-    return kExitBadInput;
-  }
+  std::ofstream csv;
+  if (!openOutput("--output", csv_path, csv)) return kExitBadInput;
   std::ostringstream report;
   report << std::fixed;
   report << "SubADMM at " << iterations << " iterations (--tolerance 0), " << o.threads

@@ -1,7 +1,9 @@
 #pragma once
 // Text of the paper tables (`bench --paper`): numbers as the tables print them, and where the
 // table goes.
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -26,6 +28,16 @@ inline std::string scientificText(double v) {
   std::ostringstream s;
   s << std::scientific << std::setprecision(1) << v;
   return s.str();
+}
+
+/// Opens an output file (before the long runs, so that an unwritable path fails at once); false,
+/// with a message on stderr naming `option` and the path, when it cannot be written.
+inline bool openOutput(const std::string& option, const std::string& path, std::ofstream& out) {
+  out.open(path, std::ios::binary | std::ios::trunc);
+  if (out) return true;
+  std::cerr << "subsim: " << option << ": cannot write '" << path << "': " << std::strerror(errno)
+            << "\n";
+  return false;
 }
 
 /// Prints `text` on stdout, or writes it to `output` and says so; kExitBadInput when the file

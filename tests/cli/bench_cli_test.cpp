@@ -620,18 +620,37 @@ TEST(BenchCli, PaperSchurPrintsTheTablesWithThePapersFigures) {
 }
 
 TEST(BenchCli, PaperCondPrintsTheTablesWithThePapersFigures) {
-  // COND alone, one step of each soft-ball run: the tables' shapes, the paper's figures, and the
-  // box test's errors falling as 1 / k_v.
-  const Result r = run("bench --paper cond --steps 1 --solvers cond");
+  // COND alone, one step of each soft-ball and soft-mat run: the tables' shapes, the paper's
+  // figures, the box test's errors falling as 1 / k_v, and the scaling study's CSV.
+  const std::string table = tempPath("cond_paper.md"), csv = tempPath("cond_paper-scaling.csv");
+  std::remove(csv.c_str());
+  const Result r = run("bench --paper cond --steps 1 --solvers cond --no-plot --output " + table);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "### Table I: virtual-node box test")) << r.out;
-  EXPECT_TRUE(contains(r.out, "*0.0012, 0.0061*")) << r.out;
-  EXPECT_TRUE(contains(r.out, "### Table III: soft ball")) << r.out;
-  EXPECT_TRUE(contains(r.out, "*0.0058, 8.5, 37.5*")) << r.out;
-  EXPECT_TRUE(contains(r.out, "### Table IV")) << r.out;
-  EXPECT_TRUE(contains(r.out, "### Table IX")) << r.out;
-  EXPECT_FALSE(contains(r.out, "failed")) << r.out;
-  EXPECT_TRUE(contains(r.out, "| 1.0e+05 | 0.0000 | 0.0001 | 0.0006 |")) << r.out;
+  const std::string out = readFile(table);
+  EXPECT_TRUE(contains(out, "### Table I: virtual-node box test")) << out;
+  EXPECT_TRUE(contains(out, "*0.0012, 0.0061*")) << out;
+  EXPECT_TRUE(contains(out, "### Table III: soft ball")) << out;
+  EXPECT_TRUE(contains(out, "*0.0058, 8.5, 37.5*")) << out;
+  EXPECT_TRUE(contains(out, "### Table IV")) << out;
+  EXPECT_TRUE(contains(out, "### Table V: soft mat")) << out;
+  EXPECT_TRUE(contains(out, "*0.0033, 8.7, 39.7*")) << out;
+  EXPECT_TRUE(contains(out, "### Table IX")) << out;
+  EXPECT_TRUE(contains(out, "### Fig. 11")) << out;
+  EXPECT_TRUE(contains(out, "| 5618 |")) << out;  // 52 cells a side: 4x the paper's mat
+  EXPECT_TRUE(contains(out, "(paper *1.000*)")) << out;
+  EXPECT_TRUE(contains(out, "wrote " + tempPath("cond_paper-scaling") + ".csv\n")) << out;
+  EXPECT_FALSE(contains(out, "failed")) << out;
+  EXPECT_TRUE(contains(out, "| 1.0e+05 | 0.0000 | 0.0001 | 0.0006 |")) << out;
+  const auto rows = parseCsv(readFile(csv));
+  ASSERT_EQ(rows.size(), 6u);  // header + COND at 5 sizes
+  EXPECT_EQ(rows[0][0], "solver");
+  for (size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i][0], "cond");
+    EXPECT_EQ(rows[i][2], "1") << i;             // steps completed
+    EXPECT_GT(std::stod(rows[i][3]), 0.0) << i;  // solver ms
+  }
+  std::remove(table.c_str());
+  std::remove(csv.c_str());
 }
 
 }  // namespace
