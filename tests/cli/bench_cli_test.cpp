@@ -634,7 +634,13 @@ TEST(BenchCli, PaperCondPrintsTheTablesWithThePapersFigures) {
   EXPECT_TRUE(contains(out, "### Table IV")) << out;
   EXPECT_TRUE(contains(out, "### Table V: soft mat")) << out;
   EXPECT_TRUE(contains(out, "*0.0033, 8.7, 39.7*")) << out;
+  EXPECT_TRUE(contains(out, "### Table VII")) << out;
+  EXPECT_TRUE(contains(out, "| cond(100) | ")) << out;
+  EXPECT_TRUE(contains(out, "*0.1620, 20.90*")) << out;
   EXPECT_TRUE(contains(out, "### Table IX")) << out;
+  EXPECT_TRUE(contains(out, "### Fig. 14")) << out;
+  EXPECT_TRUE(contains(out, "| 0.2, 0.6 | cond | ")) << out;
+  EXPECT_TRUE(contains(out, "| 0.4, 0.4 | cond | ")) << out;
   EXPECT_TRUE(contains(out, "### Fig. 11")) << out;
   EXPECT_TRUE(contains(out, "| 5618 |")) << out;  // 52 cells a side: 4x the paper's mat
   EXPECT_TRUE(contains(out, "(paper *1.000*)")) << out;

@@ -124,6 +124,8 @@ TEST(SparseBlocks, CheckNamesSparseJacobianDefects) {
   J << 1.0, 0.0, 0.0, 1.0;
   ASSERT_TRUE(valid.check().empty()) << valid.check();
   EXPECT_THROW(valid.sparseJacobianFor(0, columns), std::logic_error);  // one block per subsystem
+  EXPECT_THROW(valid.jacobianFor(0), std::logic_error);                 // written once
+  EXPECT_THROW(valid.sparseJacobianFor(0, std::span<const int>()), std::logic_error);
   const auto defect = [&](auto edit) {
     StepProblem p = valid;
     edit(p);

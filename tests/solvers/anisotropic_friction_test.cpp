@@ -11,6 +11,7 @@
 #include "subsim/metrics/step_metrics.hpp"
 #include "subsim/problem/cone_projection.hpp"
 #include "subsim/problem/problem_hash.hpp"
+#include "subsim/scenarios/anisobox_reference.hpp"
 #include "subsim/solvers/solver.hpp"
 #include "test_files.hpp"
 #include "test_support.hpp"
@@ -132,28 +133,8 @@ TEST(AnisotropicFriction, SubadmmSlidesInTheMaximalDissipationDirection) {
   expectMaximalDissipation("subadmm", 1e-7);
 }
 
-// The box's path against the maximal-dissipation ODE x'' = -g (mu1^2 vx, mu2^2 vy) /
-// |(mu1 vx, mu2 vy)| until it stops (classical RK4, 1e-5 s steps): the discrete path converges to
-// it at first order in h, so it is compared at h = 10 ms and 2.5 ms.
-Eigen::Vector2d stoppingPoint(double mu1, double mu2, Eigen::Vector2d v) {
-  const double g = 9.81, dt = 1e-5;
-  Eigen::Vector2d x = Eigen::Vector2d::Zero();
-  const auto accel = [&](const Eigen::Vector2d& vel) {
-    const double norm = std::hypot(mu1 * vel[0], mu2 * vel[1]);
-    return Eigen::Vector2d(-g * mu1 * mu1 * vel[0] / norm, -g * mu2 * mu2 * vel[1] / norm);
-  };
-  for (int k = 0; k < 10000000 && v.norm() > 1e-9; ++k) {
-    if ((v + dt * accel(v)).dot(v) <= 0.0) break;  // it stops within this step
-    const Eigen::Vector2d k1v = accel(v), k1x = v;
-    const Eigen::Vector2d k2v = accel(v + 0.5 * dt * k1v), k2x = v + 0.5 * dt * k1v;
-    const Eigen::Vector2d k3v = accel(v + 0.5 * dt * k2v), k3x = v + 0.5 * dt * k2v;
-    const Eigen::Vector2d k4v = accel(v + dt * k3v), k4x = v + dt * k3v;
-    x += dt / 6.0 * (k1x + 2.0 * k2x + 2.0 * k3x + k4x);
-    v += dt / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + k4v);
-  }
-  return x;
-}
-
+// The box's path against the maximal-dissipation ODE (scenarios/anisobox_reference.hpp): the
+// discrete path converges to it at first order in h, so it is compared at h = 10 ms and 2.5 ms.
 double pathError(double dt) {
   World w = test::makeWorld("anisobox:mu1=0.2,mu2=0.6", 5000, 1e-10, 1, dt);
   const int steps = static_cast<int>(std::lround(1.0 / dt));
@@ -166,11 +147,11 @@ double pathError(double dt) {
   // zero vhat).
   const Vec3 x = w.state().pose[1].position;
   EXPECT_LT((x - before).norm(), 1e-7);
-  return (x.head<2>() - stoppingPoint(0.2, 0.6, Eigen::Vector2d(1.0, 1.0))).norm();
+  return (x.head<2>() - anisotropicSlideStop(0.2, 0.6, Eigen::Vector2d(1.0, 1.0))).norm();
 }
 
 TEST(AnisotropicFriction, TheBoxFollowsTheMaximalDissipationPath) {
-  const Eigen::Vector2d end = stoppingPoint(0.2, 0.6, Eigen::Vector2d(1.0, 1.0));
+  const Eigen::Vector2d end = anisotropicSlideStop(0.2, 0.6, Eigen::Vector2d(1.0, 1.0));
   // Bent towards the slippery x axis: past the diagonal the velocity started on.
   EXPECT_GT(end[0], 1.5 * end[1]);
   const double coarse = pathError(0.01), fine = pathError(0.0025);

@@ -266,7 +266,10 @@ int StepProblem::attachmentFor(int subsystem, bool& created) {
   const int found = findAttachment(subsystem);
   created = found < 0;
   if (!created) {
-    assert(!isSparse(attachments[found]) && "a sparse J block is written once, when created");
+    if (isSparse(attachments[found]))
+      throw std::logic_error("the last constraint's J block on subsystem " +
+                             std::to_string(subsystem) +
+                             " is sparse: it is written once, by sparseJacobianFor");
     return found;
   }
   newAttachment(subsystem, 0);
@@ -282,9 +285,12 @@ Eigen::Map<RowMajorMatX> StepProblem::jacobianFor(int subsystem) {
 
 Eigen::Map<RowMajorMatX> StepProblem::sparseJacobianFor(int subsystem,
                                                         std::span<const int> columns) {
-  if (columns.empty() || findAttachment(subsystem) >= 0)
+  if (columns.empty())
+    throw std::logic_error("sparseJacobianFor: no columns given for subsystem " +
+                           std::to_string(subsystem));
+  if (findAttachment(subsystem) >= 0)
     throw std::logic_error("sparseJacobianFor: the constraint already has a block on subsystem " +
-                           std::to_string(subsystem) + " (or no columns were given)");
+                           std::to_string(subsystem));
   Attachment& a = newAttachment(subsystem, static_cast<int>(columns.size()));
   a.column_offset = static_cast<int>(jacobian_columns.size());
   jacobian_columns.insert(jacobian_columns.end(), columns.begin(), columns.end());

@@ -265,8 +265,9 @@ struct StepProblem {
   /// constraint touching one subsystem twice, e.g. two bodies of one subsystem, gets one block).
   Eigen::Map<RowMajorMatX> jacobianFor(int subsystem);
   /// A sparse J block (Attachment) of the last added constraint on `subsystem`, storing only
-  /// `columns` (subsystem-local, increasing): rows x columns.size(), zero.  The constraint must
-  /// not have a block on the subsystem yet (std::logic_error).
+  /// `columns` (subsystem-local, increasing, at least one): rows x columns.size(), zero.  The
+  /// constraint must not have a block on the subsystem yet, and jacobianFor() and
+  /// addTreeBodyRows() do not write into a sparse one (std::logic_error).
   Eigen::Map<RowMajorMatX> sparseJacobianFor(int subsystem, std::span<const int> columns);
   /// J_ij of a dense block (asserted).
   Eigen::Map<const RowMajorMatX> J(const Attachment& attachment) const;
