@@ -579,6 +579,8 @@ TEST(BenchCli, BadInputIsExitTwoWithAMessageNamingTheOption) {
       {"bench --scaling --iterations 30,60", "--scaling takes a single iteration count"},
       {"bench --scaling --iterations 0", "--iterations: expected"},
       {"bench --scaling --output /nonexistent/dir/s", "--output: cannot write"},
+      {"bench --paper cond --output /nonexistent/dir/t.md",
+       "--output: cannot write '/nonexistent/dir/t-scaling.csv'"},
       {"bench --scaling --paper-table", "--scaling measures SubADMM alone"},
       {"bench --paper-table granular", "--paper-table runs the paper's scenes"},
       {"bench --paper-table --iterations 30", "--paper-table fixes the scenes"},
