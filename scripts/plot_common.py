@@ -1,6 +1,7 @@
 """What every plot script of subsim starts with: its command line (CSV PNG [--title TEXT]) and
 matplotlib without a display, or a message naming the package to install."""
 import argparse
+import csv
 import sys
 
 
@@ -11,6 +12,16 @@ def parser(doc):
     p.add_argument("png")
     p.add_argument("--title", default="")
     return p
+
+
+def read_rows(script, path, expected):
+    """The rows of CSV `path` as dicts, or exit naming the `expected` columns it lacks."""
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        missing = set(expected) - set(reader.fieldnames or [])
+        if missing:
+            sys.exit(f"{script}: {path}: missing columns {sorted(missing)}")
+        return list(reader)
 
 
 def pyplot(script):

@@ -9,7 +9,6 @@ By default only the common judge (the AL paper's constraint residual, the same m
 solver) is drawn, since the solvers' own stopping residuals are different quantities and do not
 share a scale; --all adds them as dashed lines.
 """
-import csv
 import math
 import sys
 from collections import OrderedDict
@@ -17,16 +16,6 @@ from collections import OrderedDict
 import plot_common  # scripts/plot_common.py, beside this script
 
 JUDGE = "constraint (AL sec. 6)"
-
-
-def read_rows(path):
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        expected = {"solver", "iteration", "residual_name", "residual", "cumulative_ms"}
-        missing = expected - set(reader.fieldnames or [])
-        if missing:
-            sys.exit(f"plot_convergence: {path}: missing columns {sorted(missing)}")
-        return list(reader)
 
 
 def main():
@@ -39,7 +28,8 @@ def main():
 
     # (solver, residual_name) -> lists, in file order so the legend follows the bench's order.
     series = OrderedDict()
-    for row in read_rows(args.csv):
+    expected = {"solver", "iteration", "residual_name", "residual", "cumulative_ms"}
+    for row in plot_common.read_rows("plot_convergence", args.csv, expected):
         if row["residual_name"] != JUDGE and not args.all:
             continue
         residual = float(row["residual"])

@@ -5,7 +5,6 @@ fitted power law ST = a n^b.
 
     plot_power_scaling.py SCALING.csv OUT.png [--title TEXT]
 """
-import csv
 import math
 import sys
 from collections import OrderedDict
@@ -19,17 +18,11 @@ def main():
     plt = plot_common.pyplot("plot_power_scaling")
 
     lines = OrderedDict()  # solver -> [(nodes, ms)]
-    with open(args.csv, newline="") as f:
-        reader = csv.DictReader(f)
-        expected = {"solver", "nodes", "steps", "solver_ms", "failure"}
-        missing = expected - set(reader.fieldnames or [])
-        if missing:
-            sys.exit(f"plot_power_scaling: {args.csv}: missing columns {sorted(missing)}")
-        for row in reader:
-            if int(row["steps"]) == 0 or row["failure"] or float(row["solver_ms"]) <= 0.0:
-                continue
-            lines.setdefault(row["solver"], []).append(
-                (float(row["nodes"]), float(row["solver_ms"])))
+    expected = {"solver", "nodes", "steps", "solver_ms", "failure"}
+    for row in plot_common.read_rows("plot_power_scaling", args.csv, expected):
+        if int(row["steps"]) == 0 or row["failure"] or float(row["solver_ms"]) <= 0.0:
+            continue
+        lines.setdefault(row["solver"], []).append((float(row["nodes"]), float(row["solver_ms"])))
     if not lines:
         sys.exit(f"plot_power_scaling: {args.csv}: no completed points")
 

@@ -4,7 +4,6 @@ step against the system's size, one panel per scene, with the least-squares line
 
     plot_scaling.py SCALING.csv OUT.png [--title TEXT]
 """
-import csv
 import sys
 from collections import OrderedDict
 
@@ -17,17 +16,12 @@ def main():
     plt = plot_common.pyplot("plot_scaling")
 
     panels = OrderedDict()  # (scene, parameter) -> [(size, ms)]
-    with open(args.csv, newline="") as f:
-        reader = csv.DictReader(f)
-        expected = {"scene", "parameter", "size", "steps", "solver_ms"}
-        missing = expected - set(reader.fieldnames or [])
-        if missing:
-            sys.exit(f"plot_scaling: {args.csv}: missing columns {sorted(missing)}")
-        for row in reader:
-            if int(row["steps"]) == 0:
-                continue
-            panels.setdefault((row["scene"], row["parameter"]), []).append(
-                (float(row["size"]), float(row["solver_ms"])))
+    expected = {"scene", "parameter", "size", "steps", "solver_ms"}
+    for row in plot_common.read_rows("plot_scaling", args.csv, expected):
+        if int(row["steps"]) == 0:
+            continue
+        panels.setdefault((row["scene"], row["parameter"]), []).append(
+            (float(row["size"]), float(row["solver_ms"])))
     if not panels:
         sys.exit(f"plot_scaling: {args.csv}: no completed points")
 

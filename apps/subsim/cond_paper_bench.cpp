@@ -234,8 +234,9 @@ const PaperExponent kPaperExponents[] = {{"cond", 0.9997}, {"pgs", 2.473}, {"apg
 constexpr int kScalingCells[] = {13, 18, 26, 37, 52};
 constexpr int kScalingSteps = 5;
 // PGS and APGD hold the mat's Delassus operator: every contact couples with every other through
-// the one subsystem, so W and A^-1 J^T grow as (contacts)^2 and DOF x rows: about 430 MB at 37
-// cells, 1.7 GB at 52.  They stop at 37.
+// the one subsystem, so W and A^-1 J^T grow as (contacts)^2 and DOF x rows (estimated from those
+// sizes with every bottom node in contact: about 430 MB at 37 cells, 1.7 GB at 52).  They stop
+// at 37.
 constexpr int kDelassusMaxCells = 37;
 
 /// Least-squares slope of log(y) against log(x): the exponent b of y = a x^b.

@@ -114,12 +114,8 @@ bool DelassusForm::build(const StepProblem& p, int threads) {
       for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
         const Attachment& at = p.attachments[sub_attachments_[s]];
         Eigen::Map<MatX> Ya(y_.data() + y_offset_[sub_attachments_[s]], at.dof, at.rows);
-        if (StepProblem::isSparse(at)) {
-          Ya.setZero();
-          p.forEachEntryJ(at, [&](int r, int c, double value) { Ya(c, r) = value; });
-        } else {
-          Ya = p.J(at).transpose();
-        }
+        Ya.setZero();
+        p.forEachEntryJ(at, [&](int r, int c, double value) { Ya(c, r) = value; });
       }
       const int cols = sub.dof > 0 ? (sub_y_offset_[i + 1] - sub_y_offset_[i]) / sub.dof : 0;
       if (cols == 0) continue;

@@ -60,12 +60,8 @@ TriangleClosest closestOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, c
   return {a + v * ab + w * ac, Vec3(1.0 - v - w, v, w), 0};
 }
 
-bool contains(const Aabb& box, const Vec3& p) {
-  return (box.lower.array() <= p.array()).all() && (p.array() <= box.upper.array()).all();
-}
-
 Aabb pointBox(const Vec3& p, double reach) {
-  return Aabb{p - Vec3::Constant(reach), p + Vec3::Constant(reach)};
+  return Aabb{p, p}.grown(reach);
 }
 
 // Whether unit `m`, perpendicular to the edge direction `e`, lies in the normal cone of a convex
@@ -359,7 +355,7 @@ void DeformableSurfaceQuery::nodeContacts(const Shape& shape, const Pose& pose, 
     std::sort(cand_nodes_.begin(), cand_nodes_.end());
   }
   for (const int n : cand_nodes_) {
-    if (!contains(box, x_[n])) continue;
+    if (!box.contains(x_[n])) continue;
     const detail::SurfacePoint s = closestOnShape(shape, pose, x_[n]);
     if (!(s.distance < margin)) continue;
     DeformableContact& c = out.emplace_back();

@@ -41,6 +41,13 @@ struct Aabb {
   bool overlaps(const Aabb& o) const {
     return (lower.array() <= o.upper.array()).all() && (o.lower.array() <= upper.array()).all();
   }
+  bool contains(const Vec3& p) const {
+    return (lower.array() <= p.array()).all() && (p.array() <= upper.array()).all();
+  }
+  /// The box grown by `margin` on every side.
+  Aabb grown(double margin) const {
+    return Aabb{lower - Vec3::Constant(margin), upper + Vec3::Constant(margin)};
+  }
 };
 
 /// World-space bounding box of `shape` at `pose`, grown by `inflate` on every side.  A plane's

@@ -70,10 +70,7 @@ void DeformableCollider::collide(const Model& model, const State& state,
       const DeformableBody& B = model.deformables[b];
       if (a == b ? !A.self_contact : !(A.group & B.mask) || !(B.group & A.mask)) continue;
       const double margin = model.contact.margin + h * (speed_[a] + (a == b ? 0.0 : speed_[b]));
-      Aabb grown = box_[a];
-      grown.lower.array() -= margin;
-      grown.upper.array() += margin;
-      if (!grown.overlaps(box_[b])) continue;
+      if (!box_[a].grown(margin).overlaps(box_[b])) continue;
       nodesAgainstSurface(a, b, margin, out);
       if (a != b) nodesAgainstSurface(b, a, margin, out);
     }
@@ -83,15 +80,11 @@ void DeformableCollider::collide(const Model& model, const State& state,
 void DeformableCollider::nodesAgainstSurface(int surface, int points, double margin,
                                              std::vector<DeformableShapeContact>& out) {
   DeformableSurfaceQuery& query = queries_[surface];
-  Aabb reach = box_[surface];
-  const double grow = std::max(margin, query.maxDepth());
-  reach.lower.array() -= grow;
-  reach.upper.array() += grow;
+  const Aabb reach = box_[surface].grown(std::max(margin, query.maxDepth()));
   const bool self = surface == points;
   const std::vector<Vec3>& x = nodes_[points];
   for (const int n : queries_[points].surfaceNodes()) {
-    if ((x[n].array() < reach.lower.array()).any() || (x[n].array() > reach.upper.array()).any())
-      continue;
+    if (!reach.contains(x[n])) continue;
     scratch_.clear();
     query.collideNode(x[n], self ? n : -1, margin, scratch_);
     for (const DeformableContact& c : scratch_) out.push_back({surface, -1, c, -1, points, n});

@@ -98,7 +98,7 @@ double SubadmmSolver::rowInverseMass(const StepProblem& p, int i, int a, int r, 
                                    compact_.values(a) + static_cast<size_t>(r) * w);
   }
   Eigen::Map<VecX> column(u, at.dof);
-  if (compact_.compact(a)) {  // a sparse block on a subsystem factored dense
+  if (compact_.compact(a)) {  // a compact block (stored sparse, or scanned) on a dense factor
     const int w = compact_.width(a);
     column.setZero();
     for (int k = 0; k < w; ++k)
