@@ -622,8 +622,8 @@ TEST(BenchCli, PaperSchurPrintsTheTablesWithThePapersFigures) {
 }
 
 TEST(BenchCli, PaperCondPrintsTheTablesWithThePapersFigures) {
-  // COND alone, one step of each soft-ball and soft-mat run: the tables' shapes, the paper's
-  // figures, the box test's errors falling as 1 / k_v, and the scaling study's CSV.
+  // COND alone, one step of each soft-ball, soft-mat and cable run: the tables' shapes, the
+  // paper's figures, the box test's errors falling as 1 / k_v, and the scaling study's CSV.
   const std::string table = tempPath("cond_paper.md"), csv = tempPath("cond_paper-scaling.csv");
   std::remove(csv.c_str());
   const Result r = run("bench --paper cond --steps 1 --solvers cond --no-plot --output " + table);
@@ -634,11 +634,17 @@ TEST(BenchCli, PaperCondPrintsTheTablesWithThePapersFigures) {
   EXPECT_TRUE(contains(out, "### Table III: soft ball")) << out;
   EXPECT_TRUE(contains(out, "*0.0058, 8.5, 37.5*")) << out;
   EXPECT_TRUE(contains(out, "### Table IV")) << out;
-  EXPECT_TRUE(contains(out, "### Table V: soft mat")) << out;
+  EXPECT_TRUE(contains(out, "### Table II: soft mat")) << out;
   EXPECT_TRUE(contains(out, "*0.0033, 8.7, 39.7*")) << out;
+  EXPECT_TRUE(contains(out, "### Table V: wound cable")) << out;
+  EXPECT_TRUE(contains(out, "| solver | MP (mm) | grip (N) |")) << out;
+  EXPECT_TRUE(contains(out, "*0.0021, 1.2, 18.3*")) << out;
+  EXPECT_TRUE(contains(out, "| cond, ||dx|| < 1e-4 | ")) << out;
   EXPECT_TRUE(contains(out, "### Table VII")) << out;
   EXPECT_TRUE(contains(out, "| cond(100) | ")) << out;
   EXPECT_TRUE(contains(out, "*0.1620, 20.90*")) << out;
+  EXPECT_TRUE(contains(out, "### Table VIII")) << out;
+  EXPECT_TRUE(contains(out, "*0.0031, 0.553, 3.949*")) << out;
   EXPECT_TRUE(contains(out, "### Table IX")) << out;
   EXPECT_TRUE(contains(out, "### Fig. 14")) << out;
   EXPECT_TRUE(contains(out, "| 0.2, 0.6 | cond | ")) << out;

@@ -12,9 +12,10 @@
 namespace subsim {
 
 namespace {
-double columnDot(const double* x, const double* y, int rows) {
+/// sum_r k_r x_r y_r over a virtual node's rows.
+double weightedDot(const double* k, const double* x, const double* y, int rows) {
   double sum = 0.0;
-  for (int r = 0; r < rows; ++r) sum += x[r] * y[r];
+  for (int r = 0; r < rows; ++r) sum += k[r] * x[r] * y[r];
   return sum;
 }
 }  // namespace
@@ -42,8 +43,14 @@ bool ContactNodalization::build(const StepProblem& p, const NodalizationOptions&
     for (int a = 0; a < na; ++a) sub_attachments_[fill[p.attachments[a].subsystem]++] = a;
   }
 
-  coupling_.resize(na);
-  node_weight_.resize(na);
+  attachment_constraint_.resize(na);
+  for (int j = 0; j < p.numConstraints(); ++j) {
+    const Constraint& c = p.constraints[j];
+    std::fill_n(attachment_constraint_.begin() + c.first_attachment, c.num_attachments, j);
+  }
+  coupling_.resize(numNodeCoordinates());
+  node_weight_.resize(numNodeCoordinates());
+  direct_weight_.assign(na, 0.0);
   dof_weight_.resize(p.numDof());
   row_begin_.resize(p.numDof());
   row_end_.resize(p.numDof());
@@ -123,27 +130,46 @@ bool ContactNodalization::buildSubsystemRows(const StepProblem& p, int i,
   for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
     const int a = sub_attachments_[q];
     const Attachment& at = p.attachments[a];
-    if (direct_dof_[a] >= 0) {
-      coupling_[a] = 0.0;
-      continue;
-    }
-    double k = options.kv * p.dt, norm2 = 0.0, inverse_mass = 0.0;
+    if (direct_dof_[a] >= 0) continue;
+    // Per row: ||J_a(r, :)||^2 and d_ar.
+    double norm2[kMaxRows] = {}, inverse_mass[kMaxRows] = {};
     for (int e = att_col_begin_[a]; e < att_col_begin_[a + 1]; ++e) {
       const int c = att_cols_[e];
-      const double col2 = columnDot(entryColumn(e), entryColumn(e), at.rows);
-      norm2 += col2;
-      inverse_mass += col2 / std::max(w.diagonal[c], 1e-300);
+      const double* column = entryColumn(e);
+      for (int r = 0; r < at.rows; ++r) {
+        norm2[r] += column[r] * column[r];
+        inverse_mass[r] += column[r] * column[r] / std::max(w.diagonal[c], 1e-300);
+      }
       ++w.touch_begin[c + 1];
     }
-    if (options.kv <= 0.0) {
-      inverse_mass /= at.rows;
-      // A block without entries couples nothing: any k keeps the node at rest with it.
-      k = options.kv_ratio / (inverse_mass > 0.0
-                                  ? inverse_mass
-                                  : n / std::accumulate(w.diagonal.begin(), w.diagonal.end(), 0.0));
+    // A row without entries couples nothing: any k keeps the node at rest with it.
+    const double fallback = n / std::accumulate(w.diagonal.begin(), w.diagonal.end(), 0.0);
+    const auto ratioCoupling = [&](double d) {
+      return options.kv_ratio / (d > 0.0 ? d : fallback);
+    };
+    double* k = coupling_.data() + node_offset_[a];
+    double* weight = node_weight_.data() + node_offset_[a];
+    const Constraint& constraint = p.constraints[attachment_constraint_[a]];
+    if (constraint.type == ConstraintType::Contact) {
+      double mean = 0.0, total2 = 0.0;
+      for (int r = 0; r < at.rows; ++r) {
+        mean += inverse_mass[r] / at.rows;
+        total2 += norm2[r];
+      }
+      const double ka = options.kv > 0.0 ? options.kv * p.dt : ratioCoupling(mean);
+      std::fill_n(k, at.rows, ka);
+      std::fill_n(weight, at.rows, at.rows / (ka * (at.rows + total2)));
+    } else {
+      // A soft row is a damper c in series with the node: its own compliance is at most 1 / c.
+      const double* damping = p.soft_c.data() + constraint.row_offset;
+      const bool soft = constraint.type == ConstraintType::Soft;
+      for (int r = 0; r < at.rows; ++r) {
+        const double own = soft && damping[r] > 0.0 ? std::min(inverse_mass[r], 1.0 / damping[r])
+                                                    : inverse_mass[r];
+        k[r] = options.kv > 0.0 ? options.kv * p.dt : ratioCoupling(own);
+        weight[r] = 1.0 / (k[r] * (1.0 + norm2[r]));
+      }
     }
-    coupling_[a] = k;
-    node_weight_[a] = at.rows / (k * (at.rows + norm2));
   }
   for (int k = 0; k < n; ++k) w.touch_begin[k + 1] += w.touch_begin[k];
   w.touch.resize(w.touch_begin[n]);
@@ -182,15 +208,15 @@ bool ContactNodalization::buildSubsystemRows(const StepProblem& p, int i,
       for (int c = 0; c < n; ++c)
         if (column[c] != 0.0) gather(c, column[c]);
     }
-    double coupling_norm2 = 0.0;  // sum_a k_a^2 |J_a e_k|^2
+    double coupling_norm2 = 0.0;  // sum_a sum_r k_ar^2 J_a(r, k)^2
     for (int t = w.touch_begin[k]; t < w.touch_begin[k + 1]; ++t) {
       const int a = entry_attachment_[w.touch[t]];
       const int rows = p.attachments[a].rows;
       const double* column_k = entryColumn(w.touch[t]);
-      const double ka = coupling_[a];
-      coupling_norm2 += ka * ka * columnDot(column_k, column_k, rows);
+      const double* ka = coupling_.data() + node_offset_[a];
+      for (int r = 0; r < rows; ++r) coupling_norm2 += ka[r] * ka[r] * column_k[r] * column_k[r];
       for (int e = att_col_begin_[a]; e < att_col_begin_[a + 1]; ++e)
-        gather(att_cols_[e], ka * columnDot(column_k, entryColumn(e), rows));
+        gather(att_cols_[e], weightedDot(ka, column_k, entryColumn(e), rows));
     }
     std::sort(w.list.begin(), w.list.end());
     const int row = sub.dof_offset + k;
@@ -210,11 +236,12 @@ bool ContactNodalization::buildSubsystemRows(const StepProblem& p, int i,
       const int a = entry_attachment_[w.touch[t]];
       const int rows = p.attachments[a].rows;
       const double* column_k = entryColumn(w.touch[t]);
-      w.row_diagonal[k] += coupling_[a] * columnDot(column_k, column_k, rows);
+      const double* ka = coupling_.data() + node_offset_[a];
+      w.row_diagonal[k] += weightedDot(ka, column_k, column_k, rows);
       for (int r = 0; r < rows; ++r) {
         if (column_k[r] == 0.0) continue;
         column_[slot] = p.numDof() + node_offset_[a] + r;
-        value_[slot++] = -coupling_[a] * column_k[r];
+        value_[slot++] = -ka[r] * column_k[r];
       }
     }
     row_end_[row] = slot;
@@ -234,7 +261,7 @@ bool ContactNodalization::buildSubsystemRows(const StepProblem& p, int i,
     }
     const double wbar = norm2 > 0.0 ? trace / norm2 : 0.0;
     for (int k = d; k < d + 3; ++k) dof_weight_[k] = wbar;
-    node_weight_[a] = wbar;
+    direct_weight_[a] = wbar;
   }
   return positive;
 }
@@ -253,7 +280,7 @@ void ContactNodalization::multiply(const double* x, double* y, int threads) cons
       double jv[6];
       compact_.multiplyBlock(p, a, x + p.subsystems[at.subsystem].dof_offset, jv);
       const int o = n + node_offset_[a];
-      for (int r = 0; r < at.rows; ++r) y[o + r] = coupling_[a] * (x[o + r] - jv[r]);
+      for (int r = 0; r < at.rows; ++r) y[o + r] = coupling_[o - n + r] * (x[o + r] - jv[r]);
     }
   }
 }
@@ -282,8 +309,7 @@ void ContactNodalization::boundStepSpectrum(int threads) {
     if (!(z2 > 0.0)) return;
     multiply(z, y, threads);
     for (int k = 0; k < n; ++k) y[k] *= dof_weight_[k];
-    for (int a = 0; a < static_cast<int>(p.attachments.size()); ++a)
-      for (int k = n + node_offset_[a]; k < n + node_offset_[a + 1]; ++k) y[k] *= node_weight_[a];
+    for (int k = n; k < size; ++k) y[k] *= node_weight_[k - n];
     double y2 = 0.0;
     for (int k = 0; k < size; ++k) y2 += y[k] * y[k];
     estimate = std::sqrt(y2 / z2);
@@ -297,6 +323,7 @@ void ContactNodalization::boundStepSpectrum(int threads) {
   step_scale_ = kMaxStepEigenvalue / estimate;
   for (double& w : dof_weight_) w *= step_scale_;
   for (double& w : node_weight_) w *= step_scale_;
+  for (double& w : direct_weight_) w *= step_scale_;
 }
 
 void ContactNodalization::findDirectAttachments(const StepProblem& p, bool enabled) {

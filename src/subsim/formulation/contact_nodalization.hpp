@@ -31,14 +31,24 @@
 // node (an ablation).
 //
 // k_a (impulse per m/s, as A): `kv` > 0 gives the paper's k_v in N s/m, times h (our A is the
-// paper's times h: impulses instead of forces).  `kv` = 0 scales it to the attachment:
-// k_a = kv_ratio / d_a, d_a = mean over rows of sum_k J_a(r, k)^2 / A_i(k, k), the diagonal
-// estimate of the rows' inverse effective mass, so the added compliance is 1 / kv_ratio of the
-// constraint's own (scale-free; kv_ratio 1e3 by default).
+// paper's times h: impulses instead of forces).  `kv` = 0 scales it to the attachment's rows:
+// k_ar = kv_ratio / d_ar, d_ar = sum_k J_a(r, k)^2 / A_i(k, k), the diagonal estimate of row r's
+// inverse effective mass, so the added compliance is 1 / kv_ratio of the row's own (scale-free;
+// kv_ratio 1e3 by default).  A contact's node takes one k_a for its 3 rows, kv_ratio over their
+// mean d_ar (its rows are one point's, and the cone couples them: Prop. 3 needs gamma I); every
+// other constraint's rows are resolved one by one, so each row keeps its own k_ar.  A soft row
+// lambda = -k e - c (sum u) is a damper c in series with its nodes, so its own compliance is
+// min(d_ar, 1 / c_r): the node must be stiff against the damper, not only against the body
+// (a Cosserat coupling's c is 1e5 times its link's mass).  One k per
+// node would not do for a joint: a weld on a 1 cm cable link has translation rows with d about
+// 1e3 and rotation rows with d about 1e8, and their mean made the translation rows' added
+// compliance 1e5 times their own, so that a gripper's spring held the cable with a hundredth of
+// its force (`cablewind`).
 //
 // The step matrix W (section III-E and VI): Frobenius-norm minimisation of ||I - W A||_F,
-// w_kk = a_kk / ||A_k*||^2 per subsystem DOF, and per node one value wbar_a for its rows (Prop. 3:
-// equal entries on a node keep Gamma diagonal): wbar_a = rows / (k_a (rows + ||J_a||_F^2)).
+// w_kk = a_kk / ||A_k*||^2 per subsystem DOF, and per node row 1 / (k_ar (1 + ||J_a(r, :)||^2));
+// a contact's node takes one value for its rows (Prop. 3: equal entries on a node keep Gamma
+// diagonal), wbar_a = rows / (k_a (rows + ||J_a||_F^2)).
 // The Frobenius W does not bound the spectrum of W A_x: on `softball` (one 3993-DOF FEM ball) its
 // largest eigenvalue exceeds 2, so the plain V-FPI grows slowly and the Chebyshev-accelerated one
 // is non-finite by step 2.  So W is then scaled down uniformly (which keeps every Gamma diagonal)
@@ -92,10 +102,16 @@ class ContactNodalization {
   /// The global DOF of the node a direct attachment acts on (its first of 3), else -1; its block
   /// is then R = jacobian().values(a), 3 x 3 row-major.
   int directDof(int attachment) const { return direct_dof_[attachment]; }
-  /// The coupling k_a (impulse per m/s; 0 for a direct attachment).
-  double coupling(int attachment) const { return coupling_[attachment]; }
-  /// The Frobenius step weight of attachment a's node (virtual or direct).
-  double nodeWeight(int attachment) const { return node_weight_[attachment]; }
+  /// The coupling k_ar of a virtual node's row r (impulse per m/s).
+  double coupling(int attachment, int row) const {
+    return coupling_[node_offset_[attachment] + row];
+  }
+  /// The Frobenius step weight of attachment a's node, row r (virtual or direct; a direct node
+  /// and a contact's virtual node have one for all rows).
+  double nodeWeight(int attachment, int row) const {
+    return direct_dof_[attachment] >= 0 ? direct_weight_[attachment]
+                                        : node_weight_[node_offset_[attachment] + row];
+  }
   /// True when global DOF k belongs to a direct attachment's node (which the constraint's step
   /// updates).
   bool dofIsDirect(int k) const { return dof_owner_[k] >= 0; }
@@ -136,8 +152,10 @@ class ContactNodalization {
   std::vector<int> node_offset_;  // one entry per attachment, plus the total
   std::vector<int> direct_dof_;
   std::vector<int> dof_owner_;  // per global DOF: the direct attachment acting on it, else -1
-  DoubleBuffer coupling_;
-  DoubleBuffer node_weight_;
+  std::vector<int> attachment_constraint_;
+  DoubleBuffer coupling_;       // per virtual node coordinate
+  DoubleBuffer node_weight_;    // per virtual node coordinate
+  DoubleBuffer direct_weight_;  // per attachment: a direct node's wbar
   DoubleBuffer dof_weight_;
   std::vector<int> sub_begin_;
   std::vector<int> sub_attachments_;

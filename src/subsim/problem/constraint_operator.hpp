@@ -11,10 +11,29 @@
 //                                                                    elliptic cone, COND Prop. 6)
 // With beta = 1 and u = -lambda the same operator evaluated at s = J vhat - lambda, w = 1 is the
 // AL paper's T used by its accuracy metric (section 6).
+#include <stdexcept>
+
 #include "subsim/problem/cone_projection.hpp"
 #include "subsim/problem/step_problem.hpp"
 
 namespace subsim {
+
+/// One row of a bilateral, unilateral or soft constraint: lambda from s and w (its rows are
+/// independent, so each may have its own w: COND's per-row virtual nodes).
+inline double resolveRow(ConstraintType type, double s, double w, double e, double k,
+                         double damping) {
+  switch (type) {
+    case ConstraintType::Bilateral:
+      return -(s + e) * (1.0 / w);
+    case ConstraintType::Unilateral:
+      return std::max(0.0, -(s + e) * (1.0 / w));
+    case ConstraintType::Soft:
+      return -(damping * s + k * e) / (1.0 + damping * w);
+    case ConstraintType::Contact:
+      break;
+  }
+  throw std::logic_error("resolveRow: a contact's rows are resolved together (resolveConstraint)");
+}
 
 /// Writes lambda (c.rows values) from s (c.rows values) and w; e, k, damping point at the
 /// constraint's first row in StepProblem::e, soft_k, soft_c.
@@ -23,14 +42,10 @@ inline void resolveConstraint(const Constraint& c, const double* s, double w, co
   const double inv_w = 1.0 / w;
   switch (c.type) {
     case ConstraintType::Bilateral:
-      for (int r = 0; r < c.rows; ++r) lambda[r] = -(s[r] + e[r]) * inv_w;
-      return;
     case ConstraintType::Unilateral:
-      for (int r = 0; r < c.rows; ++r) lambda[r] = std::max(0.0, -(s[r] + e[r]) * inv_w);
-      return;
     case ConstraintType::Soft:
       for (int r = 0; r < c.rows; ++r)
-        lambda[r] = -(damping[r] * s[r] + k[r] * e[r]) / (1.0 + damping[r] * w);
+        lambda[r] = resolveRow(c.type, s[r], w, e[r], k[r], damping[r]);
       return;
     case ConstraintType::Contact: {
       const Vec3 star(-(s[0] + e[0]) * inv_w, -(s[1] + e[1]) * inv_w, -(s[2] + e[2]) * inv_w);

@@ -96,7 +96,7 @@ Model buildSoftBallScene(const ScenarioParams& p) {
 }
 
 Model buildSoftMatScene(const ScenarioParams& p) {
-  // Its soft-mat folding scene (section V-D, Tables V and VII; the scaling study of Fig. 11): a
+  // Its soft-mat folding scene (section V-C3, Tables II and VII; the scaling study of Fig. 11): a
   // Panda folds a soft FEM mat (the paper: 1477 nodes, 4100 tets, E 50-100 kPa, nu 0.3-0.4) in
   // half.  Here the mat, 0.3 x 0.3 x 0.01 m (the paper gives no size) with `cells` x `cells` x
   // `layers` cells of 6 tets (26 x 26 x 1: 1458 nodes, 4056 tets), lies on the floor; the rod's

@@ -61,8 +61,7 @@ void CondSolver::nodeResidual(int j, const double* x, double* r) const {
     double jv[6];
     nodes_.jacobian().multiplyBlock(p, a, x + p.subsystems[at.subsystem].dof_offset, jv);
     const int o = n + nodes_.nodeOffset(a);
-    const double k = nodes_.coupling(a);
-    for (int q = 0; q < at.rows; ++q) r[o + q] = k * (x[o + q] - jv[q]);
+    for (int q = 0; q < at.rows; ++q) r[o + q] = nodes_.coupling(a, q) * (x[o + q] - jv[q]);
   }
 }
 
@@ -101,13 +100,15 @@ CondSolver::Progress CondSolver::stepConstraint(int j, double alpha, const doubl
   const int n = p.numDof();
   double* r = residual_[0].data();
   if (alpha <= 0.0) nodeResidual(j, cur, r);
-  // u*_a into next, eta and gamma (the constraint's nodal velocity and its diagonal Gamma); a
-  // direct node's v* is in next already (stepDofs), seen through its rotation.
+  // u*_a into next, eta and gamma (the constraint's nodal velocity and its diagonal Gamma, one
+  // entry per row; a contact's are equal); a direct node's v* is in next already (stepDofs),
+  // seen through its rotation.
   double eta[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-  double gamma = options_.regularization;
+  double gamma[6];
+  std::fill_n(gamma, 6, options_.regularization);
+  const auto weight = [&](int a, int q) { return alpha > 0.0 ? alpha : nodes_.nodeWeight(a, q); };
   for (int a = c.first_attachment; a < c.first_attachment + c.num_attachments; ++a) {
-    const double w = alpha > 0.0 ? alpha : nodes_.nodeWeight(a);
-    gamma += w;
+    for (int q = 0; q < c.rows; ++q) gamma[q] += weight(a, q);
     if (const int d = nodes_.directDof(a); d >= 0) {
       const Eigen::Map<const Mat3R> R(nodes_.jacobian().values(a));
       Eigen::Map<Vec3>(eta) += R * Eigen::Map<const Vec3>(next + d);
@@ -115,7 +116,7 @@ CondSolver::Progress CondSolver::stepConstraint(int j, double alpha, const doubl
     }
     const int o = n + nodes_.nodeOffset(a);
     for (int q = 0; q < c.rows; ++q) {
-      next[o + q] = cur[o + q] - w * r[o + q];
+      next[o + q] = cur[o + q] - weight(a, q) * r[o + q];
       eta[q] += next[o + q];
     }
   }
@@ -126,19 +127,22 @@ CondSolver::Progress CondSolver::stepConstraint(int j, double alpha, const doubl
     std::fill_n(l, c.rows, 0.0);
     return Progress();
   }
-  if (c.type == ConstraintType::Contact && options_.cone == CondCone::Proximal) {
+  if (c.type != ConstraintType::Contact) {
+    for (int q = 0; q < c.rows; ++q)
+      l[q] = resolveRow(c.type, eta[q], gamma[q], p.e[ro + q], p.soft_k[ro + q], p.soft_c[ro + q]);
+  } else if (options_.cone == CondCone::Proximal) {
     const Vec3 star =
-        -(Vec3(eta[0], eta[1], eta[2]) + Vec3(p.e[ro], p.e[ro + 1], p.e[ro + 2])) / gamma;
+        -(Vec3(eta[0], eta[1], eta[2]) + Vec3(p.e[ro], p.e[ro + 1], p.e[ro + 2])) / gamma[0];
     const Vec3 projected = projectConeProx(star, c.mu);
     std::copy_n(projected.data(), 3, l);
   } else {
-    resolveConstraint(c, eta, gamma, p.e.data() + ro, p.soft_k.data() + ro, p.soft_c.data() + ro,
+    resolveConstraint(c, eta, gamma[0], p.e.data() + ro, p.soft_k.data() + ro, p.soft_c.data() + ro,
                       l);
   }
   Progress progress;
   for (int a = c.first_attachment; a < c.first_attachment + c.num_attachments; ++a) {
-    const double w = alpha > 0.0 ? alpha : nodes_.nodeWeight(a);
     if (const int d = nodes_.directDof(a); d >= 0) {
+      const double w = weight(a, 0);
       const Eigen::Map<const Mat3R> R(nodes_.jacobian().values(a));
       const Vec3 force = R.transpose() * Eigen::Map<const Vec3>(l);  // J_a^T lambda on the node
       for (int q = 0; q < 3; ++q) {
@@ -151,7 +155,7 @@ CondSolver::Progress CondSolver::stepConstraint(int j, double alpha, const doubl
     const int o = n + nodes_.nodeOffset(a);
     for (int q = 0; q < c.rows; ++q) {
       const int k = o + q;
-      next[k] = accelerate(next[k] + w * l[q], cur[k], prev[k], nu, options_.relaxation);
+      next[k] = accelerate(next[k] + weight(a, q) * l[q], cur[k], prev[k], nu, options_.relaxation);
       progress.add(next[k] - cur[k], r[k] - l[q]);
     }
   }
@@ -205,7 +209,8 @@ void CondSolver::solve(const StepProblem& p, const SolverSettings& settings, Ste
       const Attachment& at = p.attachments[a];
       double* u = x + n + nodes_.nodeOffset(a);
       nodes_.jacobian().multiplyBlock(p, a, x + p.subsystems[at.subsystem].dof_offset, u);
-      for (int q = 0; q < at.rows; ++q) u[q] += sol.lambda[c.row_offset + q] / nodes_.coupling(a);
+      for (int q = 0; q < at.rows; ++q)
+        u[q] += sol.lambda[c.row_offset + q] / nodes_.coupling(a, q);
     }
   }
   std::copy_n(x, size, x_[0].data());
@@ -218,7 +223,8 @@ void CondSolver::solve(const StepProblem& p, const SolverSettings& settings, Ste
     alpha = std::numeric_limits<double>::infinity();
     for (int k = 0; k < n; ++k) alpha = std::min(alpha, nodes_.dofWeight(k));
     for (int a = 0; a < static_cast<int>(p.attachments.size()); ++a)
-      alpha = std::min(alpha, nodes_.nodeWeight(a));
+      for (int q = 0; q < p.attachments[a].rows; ++q)
+        alpha = std::min(alpha, nodes_.nodeWeight(a, q));
     if (!std::isfinite(alpha)) alpha = 1.0;
   }
 
