@@ -73,6 +73,7 @@ SANITIZE_LONG := $(SANITIZE_LONG)|BenchCli.PaperCondPrintsTheTablesWithThePapers
 # to 1e-10): the portable build runs them; the sanitizers see the same code in Cond's short tests.
 SANITIZE_LONG := $(SANITIZE_LONG)|Cond.PushedBox|Cond.SoftBall|Cond.FemOnRealNodes|Cond.SoftMat
 SANITIZE_LONG := $(SANITIZE_LONG)|Cond.AJointsRowsKeepTheirOwnCoupling|CableWindingScene.LaysTheCable
+SANITIZE_LONG := $(SANITIZE_LONG)|Cond.SoftGripperLiftsTheCube
 # Convergence studies of 20-27 s each under ASan (CI's make test passed in 1723 s of its 1800,
 # 2026-11-26): their iterations run there in the solvers' shorter tests.
 SANITIZE_LONG := $(SANITIZE_LONG)|Subadmm.ConstraintResidualDecreasesWithIterationsOnGranularScene

@@ -622,8 +622,8 @@ TEST(BenchCli, PaperSchurPrintsTheTablesWithThePapersFigures) {
 }
 
 TEST(BenchCli, PaperCondPrintsTheTablesWithThePapersFigures) {
-  // COND alone, one step of each soft-ball, soft-mat and cable run: the tables' shapes, the
-  // paper's figures, the box test's errors falling as 1 / k_v, and the scaling study's CSV.
+  // COND alone, one step of each soft-ball, soft-mat, cable and gripper run: the tables' shapes,
+  // the paper's figures, the box test's errors falling as 1 / k_v, and the scaling study's CSV.
   const std::string table = tempPath("cond_paper.md"), csv = tempPath("cond_paper-scaling.csv");
   std::remove(csv.c_str());
   const Result r = run("bench --paper cond --steps 1 --solvers cond --no-plot --output " + table);
@@ -640,6 +640,8 @@ TEST(BenchCli, PaperCondPrintsTheTablesWithThePapersFigures) {
   EXPECT_TRUE(contains(out, "| solver | MP (mm) | grip (N) |")) << out;
   EXPECT_TRUE(contains(out, "*0.0021, 1.2, 18.3*")) << out;
   EXPECT_TRUE(contains(out, "| cond, ||dx|| < 1e-4 | ")) << out;
+  EXPECT_TRUE(contains(out, "### Table VI: soft gripper")) << out;
+  EXPECT_TRUE(contains(out, "*0.0005, 18.2, 30.9*")) << out;
   EXPECT_TRUE(contains(out, "### Table VII")) << out;
   EXPECT_TRUE(contains(out, "| cond(100) | ")) << out;
   EXPECT_TRUE(contains(out, "*0.1620, 20.90*")) << out;

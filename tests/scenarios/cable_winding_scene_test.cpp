@@ -1,5 +1,5 @@
 // The COND paper's cable winding scene: its dimension, and the cable laid around the post by the
-// arm's involute path.
+// arm's involute path; and its soft gripper's dimension (the grip: tests/solvers/cond_solver_test).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,6 +16,15 @@ TEST(CableWindingScene, HasThePapersDimension) {
   EXPECT_EQ(w.dof(), 1927);  // 320 links x 6 + the Panda's 7, as the paper's
   EXPECT_EQ(w.partition().numSubsystems(), 81);
   EXPECT_THROW(buildScenario("cablewind:turns=1.3"), ScenarioError);  // winds up the whole cable
+}
+
+TEST(SoftGripperScene, HoldsTheFingersInOneSubsystem) {
+  World w(buildScenario("softgripper").model);
+  EXPECT_EQ(w.dof(), 2 * 2170 * 3 + 6);  // the two fingers' nodes and the cube (the paper: 14681)
+  EXPECT_EQ(w.partition().numSubsystems(), 2);
+  const DeformableBody& fingers = w.model().deformables[0];
+  EXPECT_EQ(fingers.rest_mesh.numTets(), 2 * 9720);
+  EXPECT_EQ(fingers.attachments.size(), 2u * 10 * 31);  // each finger's back on its jaw
 }
 
 TEST(CableWindingScene, LaysTheCableHalfAroundThePost) {

@@ -41,20 +41,21 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
       continue;
     }
     // The sphere scenes at 27 spheres, the cables at 64 and 32 segments, a coarse 2-piece beam, a
-    // coarse soft ball and mat keep the solvers x every scene short (PGS's Delassus build on the
-    // full beam's 370-DOF pieces alone takes minutes). The LCP solvers factor their dense step
-    // matrix whole (Lemke 1.5 s a step on stir's 630 variables): 8 spheres there, and 8 wound
+    // coarse soft ball, mat and gripper keep the solvers x every scene short (PGS's Delassus build
+    // on the full beam's 370-DOF pieces alone takes minutes). The LCP solvers factor their dense
+    // step matrix whole (Lemke 1.5 s a step on stir's 630 variables): 8 spheres there, and 8 wound
     // cable links (PATH: 60 s at 32).
     const std::string spheres = dense_lcp ? ":spheres=8" : ":spheres=27";
     const std::string spec = s.name == "granular" || s.name == "stir" ? s.name + spheres
                              : s.name == "cable"                      ? "cable:segments=64"
                              : s.name == "cablewind"
                                  ? (dense_lcp ? "cablewind:segments=8" : "cablewind:segments=32")
-                             : s.name == "spherecube" ? "spherecube:side=3"
-                             : s.name == "softball"   ? "softball:cells=3"
-                             : s.name == "softmat"    ? "softmat:cells=3"
-                             : s.name == "beam"       ? "beam:cells=6,pieces=2,across=2"
-                                                      : s.name;
+                             : s.name == "spherecube"  ? "spherecube:side=3"
+                             : s.name == "softball"    ? "softball:cells=3"
+                             : s.name == "softmat"     ? "softmat:cells=3"
+                             : s.name == "softgripper" ? "softgripper:cells=4"
+                             : s.name == "beam"        ? "beam:cells=6,pieces=2,across=2"
+                                                       : s.name;
     // 60 iterations, except on the stiff wound cable, at its scene's 200 (APGD lets the chain
     // sink into the floor at 60).
     const int iterations = s.name == "cablewind" ? s.default_iterations : 60;
@@ -68,12 +69,13 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
       // The Table II baselines may genuinely fail (the trust-region dogleg stalls at kinks and
       // lets the Panda push spheres 14 mm deep on stir): then the World must have detected and
       // named it, and refuse to go on.  So may projected Jacobi (on the NCP or on the LCP) on
-      // the FEM bodies (the beam, the soft ball pressed by two pads) and the stiff wound cable,
-      // whose rows couple strongly (the ICRA paper's Table I: PJ fails on cable and beam).  Every
-      // other solver must get through.
+      // the FEM bodies (the beam, the soft ball and the gripper's fingers pressed from two sides)
+      // and the stiff wound cable, whose rows couple strongly (the ICRA paper's Table I: PJ fails
+      // on cable and beam).  Every other solver must get through.
       EXPECT_TRUE(name == "ssn" || name == "tr-dogleg" ||
                   ((name == "pj" || name == "lcp-pj") &&
-                   (s.name == "beam" || s.name == "softball" || s.name == "cablewind")))
+                   (s.name == "beam" || s.name == "softball" || s.name == "softgripper" ||
+                    s.name == "cablewind")))
           << name << " on " << spec << ": " << r.divergence;
       EXPECT_FALSE(r.divergence.empty());
       EXPECT_THROW(w.step(), std::logic_error);

@@ -102,6 +102,13 @@ std::string checkTetMesh(const TetMesh& mesh) {
 // Sorting (face key, face id) pairs finds the faces that occur once in O(F log F); the face id
 // (4 * tet + local face) then restores the deterministic by-tet order.  Expects a mesh that
 // passes checkTetMesh (an inverted tet would give an inward face).
+void appendTetMesh(TetMesh& mesh, const TetMesh& part, const Vec3& offset) {
+  const int first = mesh.numNodes();
+  for (const Vec3& x : part.nodes) mesh.nodes.push_back(x + offset);
+  for (const std::array<int, 4>& t : part.tets)
+    mesh.tets.push_back({t[0] + first, t[1] + first, t[2] + first, t[3] + first});
+}
+
 std::vector<std::array<int, 3>> boundaryTriangles(const TetMesh& mesh) {
   struct Face {
     std::array<int, 3> key;  // the face's nodes, ascending

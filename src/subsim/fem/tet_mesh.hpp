@@ -29,6 +29,10 @@ double signedVolume6(const TetMesh& mesh, int t);
 /// nodes no tet uses.
 std::string checkTetMesh(const TetMesh& mesh);
 
+/// Appends `part`, moved by `offset`, to `mesh` (its node indices shifted past mesh's nodes): one
+/// mesh of several disconnected bodies, e.g. a gripper's fingers as one deformable subsystem.
+void appendTetMesh(TetMesh& mesh, const TetMesh& part, const Vec3& offset);
+
 /// The boundary surface: every face that belongs to exactly one tet, as node triples ordered so
 /// that the right-hand normal points out of the body.  Deterministic order (by tet, then face).
 std::vector<std::array<int, 3>> boundaryTriangles(const TetMesh& mesh);

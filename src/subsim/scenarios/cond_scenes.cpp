@@ -3,6 +3,7 @@
 
 #include "subsim/fem/ball_tet_mesher.hpp"
 #include "subsim/fem/box_tet_mesher.hpp"
+#include "subsim/fem/finger_tet_mesher.hpp"
 #include "subsim/math/portable_math.hpp"
 #include "subsim/scenarios/panda_model.hpp"
 #include "subsim/scenarios/scenario.hpp"
@@ -150,6 +151,71 @@ Model buildSoftMatScene(const ScenarioParams& p) {
       mat.attachments.push_back({n, tool_body, tool_pose.inverseTransformPoint(x)});
   }
   m.addDeformable(std::move(mat));
+  return m;
+}
+
+Model buildSoftGripperScene(const ScenarioParams& p) {
+  // Its soft-gripper scene (section V-C6, Table VI): two silicone fingers on a linear actuator
+  // (the paper: Ecoflex 00-50, E 83 kPa, nu 0.42, mu 2.1; 4889 nodes, 18122 tets, 14681 DOF in one
+  // subsystem) grip a rigid PLA object, a dynamic body whose contacts take virtual nodes.  Here
+  // the object is a 4 cm cube (PLA, 1240 kg/m^3: 79 g) on the floor; each finger is a block 8 cm
+  // long, 1.6 cm thick and 2.4 cm wide at its base narrowing to 1.44 cm at its tip
+  // (fem/finger_tet_mesher.hpp; 30 cells along: 2170 nodes and 9720 tets each), hanging 0.5 mm
+  // off the cube's faces with its tip 6 mm above the floor, its back bonded to a kinematic jaw.
+  // The jaws close at `speed` each for `squeeze` seconds, then lift at `lift`: the fingers hold
+  // the cube up by friction.  Both fingers are one deformable body, one subsystem by default
+  // (stored sparse).
+  Model m;
+  m.name = "softgripper";
+  m.dt = 0.01;
+  const double mu = p.get("mu"), half = 0.02;
+  addGround(m, mu);
+  const Shape cube = Shape::box(Vec3::Constant(half));
+  const double cube_mass = 1240.0 * cube.volume();
+  Body object = namedBody("object", BodyKind::Dynamic, cube_mass);
+  object.inertia = cube.unitDensityInertia(cube_mass);
+  object.initial_pose.position = Vec3(0.0, 0.0, half + 1e-4);
+  m.addShape(m.addBody(object), cube, Pose(), mu);
+
+  FingerShape shape;
+  const TetMesh finger = fingerTetMesh(shape, p.getInt("cells"));
+  const double tip_height = 0.006, base_height = tip_height + shape.length;
+  const double offset = half + 0.5 * shape.thickness + 5e-4;
+  DeformableBody fingers;
+  fingers.name = "fingers";
+  for (int side = -1; side <= 1; side += 2)
+    appendTetMesh(fingers.rest_mesh, finger, Vec3(side * offset, 0.0, 0.0));
+  fingers.material.young = p.get("young") * 1e3;
+  fingers.material.poisson = 0.42;
+  fingers.material.density = 1070.0;  // Ecoflex 00-50
+  fingers.material.rayleigh_stiffness = 0.01;
+  fingers.pieces = p.getInt("pieces");
+  fingers.mu = mu;
+  fingers.initial_pose.position = Vec3(0.0, 0.0, base_height);
+
+  const double speed = p.get("speed"), squeeze = p.get("squeeze"), lift = p.get("lift");
+  for (int side = -1; side <= 1; side += 2) {
+    Body jaw = namedBody(side < 0 ? "jaw_left" : "jaw_right", BodyKind::Kinematic);
+    KinematicTrajectory& path = jaw.trajectory;
+    path.kind = KinematicTrajectory::Kind::Waypoints;
+    const Vec3 open(side * offset, 0.0, base_height);
+    const Vec3 closed = open - Vec3(side * speed * squeeze, 0.0, 0.0);
+    path.waypoint_times = {0.0, squeeze, squeeze + 1000.0};
+    path.waypoint_positions = {open, closed, closed + Vec3(0.0, 0.0, 1000.0 * lift)};
+    path.start.position = open;
+    jaw.initial_pose = path.start;
+    const int body = m.addBody(jaw);
+    // The finger's back (its outer face, exactly at +-thickness / 2: boxTetMesh's) is bonded to
+    // the jaw, so the silicone is a pad squeezed between jaw and cube (hung from its base alone,
+    // the 8 cm finger bends away at 9 N/m and presses with a few hundredths of a newton).
+    const int first = side < 0 ? 0 : finger.numNodes();
+    for (int n = 0; n < finger.numNodes(); ++n)
+      if (finger.nodes[n].x() == side * 0.5 * shape.thickness)
+        fingers.attachments.push_back(
+            {first + n, body,
+             fingers.initial_pose.transformPoint(fingers.rest_mesh.nodes[first + n]) - open});
+  }
+  m.addDeformable(std::move(fingers));
   return m;
 }
 

@@ -111,6 +111,7 @@ Model buildAnisotropicBoxScene(const ScenarioParams& p);
 Model buildSoftBallScene(const ScenarioParams& p);
 Model buildSoftMatScene(const ScenarioParams& p);
 Model buildCableWindingScene(const ScenarioParams& p);
+Model buildSoftGripperScene(const ScenarioParams& p);
 
 // The Schur-complement substructuring paper's scenes (Peiret et al., TOG 2019), schur_scenes.cpp.
 Model buildChainWrapScene(const ScenarioParams& p);

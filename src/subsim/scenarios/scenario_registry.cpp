@@ -145,6 +145,20 @@ const std::vector<Scenario>& builtinScenarios() {
        buildCableWindingScene,
        // SubADMM diverges on the stiff 320-link chain at 60 iterations (step 43).
        200},
+      {"softgripper",
+       "two soft FEM fingers (E 83 kPa, 4340 nodes, one subsystem) on kinematic jaws grip a rigid "
+       "4 cm cube and lift it (the COND paper's soft-gripper scene)",
+       {{"cells", 30, 2, 200, true,
+         "mesh cells along each finger (30: 2 x 2170 nodes, 2 x 9720 tets; the paper's 4889, "
+         "18122)"},
+        {"young", 83, 1, 1e6, false, "Young's modulus in kPa (the paper: Ecoflex 00-50, 83)"},
+        {"pieces", 1, 1, 1000, true, "subsystems the fingers are cut into"},
+        {"speed", 0.01, 0, 1, false, "closing speed of each jaw in m/s"},
+        {"squeeze", 0.25, 0, 10, false, "time the jaws close, in s; then they lift"},
+        {"lift", 0.02, 0, 1, false, "lifting speed of the jaws after the squeeze in m/s"},
+        {"mu", 2.1, 0, 10, false, "friction coefficient (the paper: 2.1, measured)"}},
+       100,
+       buildSoftGripperScene},
       {"incline",
        "a squat box (0.2 x 0.2 x 0.05 m, 1 kg) on a plane inclined by `angle`",
        {{"angle", 20, 0, 89, false, "inclination in degrees"},
