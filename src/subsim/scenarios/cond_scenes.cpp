@@ -1,5 +1,6 @@
 // The COND paper's scenes (Lee, Lee, Lee, T-RO 2023; ../shared/papers/cond-digest.md, section 8).
 #include <cmath>
+#include <string>
 
 #include "subsim/fem/ball_tet_mesher.hpp"
 #include "subsim/fem/box_tet_mesher.hpp"
@@ -9,6 +10,25 @@
 #include "subsim/scenarios/scenario.hpp"
 
 namespace subsim {
+
+namespace {
+
+/// A kinematic gripper jaw at `open` that moves along x at `speed` (m/s, signed) for `squeeze`
+/// seconds, then straight up at `lift` (the soft ball's pads, the soft gripper's jaws).
+int addClosingJaw(Model& m, const std::string& name, const Vec3& open, double speed, double squeeze,
+                  double lift) {
+  Body jaw = namedBody(name, BodyKind::Kinematic);
+  KinematicTrajectory& path = jaw.trajectory;
+  path.kind = KinematicTrajectory::Kind::Waypoints;
+  const Vec3 closed = open + Vec3(speed * squeeze, 0.0, 0.0);
+  path.waypoint_times = {0.0, squeeze, squeeze + 1000.0};
+  path.waypoint_positions = {open, closed, closed + Vec3(0.0, 0.0, 1000.0 * lift)};
+  path.start.position = open;
+  jaw.initial_pose = path.start;
+  return m.addBody(jaw);
+}
+
+}  // namespace
 
 Model buildPushedBoxScene(const ScenarioParams& p) {
   // Its virtual-node test (section V-B, Table I): a rigid cube, 0.2 m and 0.5 kg, on the floor,
@@ -81,17 +101,11 @@ Model buildSoftBallScene(const ScenarioParams& p) {
   const double speed = p.get("speed"), squeeze = p.get("squeeze"), lift = p.get("lift");
   const Vec3 pad(0.005, 0.02, 0.02);
   for (int side = -1; side <= 1; side += 2) {
-    Body finger = namedBody(side < 0 ? "finger_left" : "finger_right", BodyKind::Kinematic);
-    KinematicTrajectory& path = finger.trajectory;
-    path.kind = KinematicTrajectory::Kind::Waypoints;
     // 0.2 mm off the ball: the pads press from the first steps.
     const Vec3 open(side * (radius + pad.x() + 2e-4), 0.0, radius);
-    const Vec3 closed = open - Vec3(side * speed * squeeze, 0.0, 0.0);
-    path.waypoint_times = {0.0, squeeze, squeeze + 1000.0};
-    path.waypoint_positions = {open, closed, closed + Vec3(0.0, 0.0, 1000.0 * lift)};
-    path.start.position = open;
-    finger.initial_pose = path.start;
-    m.addShape(m.addBody(finger), Shape::box(pad), Pose(), mu);
+    const int finger = addClosingJaw(m, side < 0 ? "finger_left" : "finger_right", open,
+                                     -side * speed, squeeze, lift);
+    m.addShape(finger, Shape::box(pad), Pose(), mu);
   }
   return m;
 }
@@ -195,16 +209,9 @@ Model buildSoftGripperScene(const ScenarioParams& p) {
 
   const double speed = p.get("speed"), squeeze = p.get("squeeze"), lift = p.get("lift");
   for (int side = -1; side <= 1; side += 2) {
-    Body jaw = namedBody(side < 0 ? "jaw_left" : "jaw_right", BodyKind::Kinematic);
-    KinematicTrajectory& path = jaw.trajectory;
-    path.kind = KinematicTrajectory::Kind::Waypoints;
     const Vec3 open(side * offset, 0.0, base_height);
-    const Vec3 closed = open - Vec3(side * speed * squeeze, 0.0, 0.0);
-    path.waypoint_times = {0.0, squeeze, squeeze + 1000.0};
-    path.waypoint_positions = {open, closed, closed + Vec3(0.0, 0.0, 1000.0 * lift)};
-    path.start.position = open;
-    jaw.initial_pose = path.start;
-    const int body = m.addBody(jaw);
+    const int body =
+        addClosingJaw(m, side < 0 ? "jaw_left" : "jaw_right", open, -side * speed, squeeze, lift);
     // The finger's back (its outer face, exactly at +-thickness / 2: boxTetMesh's) is bonded to
     // the jaw, so the silicone is a pad squeezed between jaw and cube (hung from its base alone,
     // the 8 cm finger bends away at 9 N/m and presses with a few hundredths of a newton).
