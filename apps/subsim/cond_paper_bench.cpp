@@ -124,10 +124,8 @@ SceneRow runScene(const std::string& spec, const std::string& solver, int steps,
   World world(std::move(built.model), ws);
   if (!world.model().deformables.empty())
     row.size = world.model().deformables[0].rest_mesh.numNodes();
-  int judged = 0;
-  // The wound cable's grip (its scene's first joint): the paper's end-effector force.
-  const bool grip = !world.model().joints.empty();
-  if (grip) row.grip_n = 0.0;
+  int judged = 0, gripped = 0;
+  double grip_sum = 0.0;
   for (int k = 0; k < steps; ++k) {
     progressLine("bench", spec + " " + label + ": step " + std::to_string(k + 1) + "/" +
                               std::to_string(steps));
@@ -142,11 +140,13 @@ SceneRow runScene(const std::string& spec, const std::string& solver, int steps,
     row.setup_ms += r.solver_setup_ms;
     row.dynamics_ms += r.step_ms - r.solver_ms;
     row.iterations += r.iterations;
-    if (grip)
-      for (const Constraint& c : world.lastProblem().constraints)
-        if (c.key == jointKey(0, 0))
-          row.grip_n +=
-              world.lastSolution().lambda.segment<3>(c.row_offset).norm() / world.model().dt;
+    // The wound cable's grip (its scene's first joint): the paper's end-effector force, from
+    // the step's impulses as the state keeps them by key.
+    const WarmStart& impulses = world.state().warm_start;
+    if (const int o = impulses.offsetOf(jointKey(0, 0), 3); o >= 0) {
+      grip_sum += impulses.lambda.segment<3>(o).norm() / world.model().dt;
+      ++gripped;
+    }
     const StepMetrics m = evaluateStep(world.lastProblem(), world.lastSolution());
     if (m.contacts > 0) {
       row.accuracy += accuracyOf(m.constraint_residual);
@@ -158,7 +158,7 @@ SceneRow runScene(const std::string& spec, const std::string& solver, int steps,
   row.setup_ms /= n;
   row.dynamics_ms /= n;
   row.iterations /= n;
-  row.grip_n /= n;
+  if (gripped > 0) row.grip_n = grip_sum / gripped;
   row.accuracy = judged > 0 ? row.accuracy / judged : kMissing;
   return row;
 }

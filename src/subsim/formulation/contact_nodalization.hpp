@@ -42,7 +42,8 @@
 // (a Cosserat coupling's c is 1e5 times its link's mass).  One k per node would not do for a
 // joint: the grip on a 9 mm link of `cablewind:segments=64` has translation rows with d about
 // 1e3 and rotation rows with d about 1e8, and their mean made the translation rows' added
-// compliance 36 000 times their own: COND's converged grip impulse was 1/130 of FADMM's.
+// compliance about 36 000 times their own (by those estimates): COND's converged grip impulse was
+// 1/130 of FADMM's (measured).
 //
 // The step matrix W (section III-E and VI): Frobenius-norm minimisation of ||I - W A||_F,
 // w_kk = a_kk / ||A_k*||^2 per subsystem DOF, and per node row 1 / (k_ar (1 + ||J_a(r, :)||^2));

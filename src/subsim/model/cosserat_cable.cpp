@@ -63,6 +63,16 @@ RodCoupling cosseratCouplingFor(const CosseratCableSpec& spec) {
   return c;
 }
 
+int addCableGrip(Model& model, int segment, int body, const Vec3& anchor_world, double stiffness) {
+  const int j = model.addJointAtWorld(JointType::Weld, segment, body, anchor_world);
+  Joint& grip = model.joints[j];
+  grip.stiffness = stiffness;
+  grip.damping = 0.01 * stiffness;
+  grip.angular_stiffness = 1e-3 * stiffness;
+  grip.angular_damping = 1e-5 * stiffness;
+  return j;
+}
+
 CosseratCable addCosseratCable(Model& model, const CosseratCableSpec& spec) {
   spec.validate();
   const double L = spec.segmentLength();

@@ -66,4 +66,10 @@ RodCoupling cosseratCouplingFor(const CosseratCableSpec& spec);
 /// the straight line.  Validates the spec first.
 CosseratCable addCosseratCable(Model& model, const CosseratCableSpec& spec);
 
+/// A gripper's hold on a cable end: a weld of `segment` to `body` at `anchor_world`, compliant as
+/// a gripper holding a soft cable is (stiffness N/m, damping 0.01 of it; 1e-3 and 1e-5 of it in
+/// rotation): a rigid weld between a 0.1 g segment and a 60 kg robot is also the worst
+/// conditioned row of a scene.  Returns the joint's index.
+int addCableGrip(Model& model, int segment, int body, const Vec3& anchor_world, double stiffness);
+
 }  // namespace subsim

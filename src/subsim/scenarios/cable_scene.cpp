@@ -65,13 +65,7 @@ Model buildCableScene(const ScenarioParams& params) {
     const int tool_body = robot.link_body[ends[k].tool_link];
     const int segment = k == 0 ? cable.first_body : cable.first_body + cable.segments - 1;
     const Vec3 anchor = k == 0 ? spec.start : spec.start + spec.length * spec.direction;
-    const int j = m.addJointAtWorld(JointType::Weld, segment, tool_body, anchor);
-    // A gripper holding a soft cable is itself compliant; a rigid weld between a 0.1 g segment and
-    // a 60 kg robot is also the worst conditioned row of the scene.
-    m.joints[j].stiffness = params.get("grip_stiffness");
-    m.joints[j].damping = 0.01 * m.joints[j].stiffness;
-    m.joints[j].angular_stiffness = 1e-3 * m.joints[j].stiffness;
-    m.joints[j].angular_damping = 1e-5 * m.joints[j].stiffness;
+    addCableGrip(m, segment, tool_body, anchor, params.get("grip_stiffness"));
   }
   return m;
 }

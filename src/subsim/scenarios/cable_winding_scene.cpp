@@ -83,12 +83,7 @@ Model buildCableWindingScene(const ScenarioParams& p) {
   // The held end welded to the rod's end, compliant like a gripper's hold; the far end to the
   // floor.
   const int tool_body = m.robots[panda.robot].link_body[panda.tool_link];
-  const int held = m.addJointAtWorld(JointType::Weld, cable.first_body, tool_body, spec.start);
-  Joint& grip = m.joints[held];
-  grip.stiffness = p.get("grip_stiffness");
-  grip.damping = 0.01 * grip.stiffness;
-  grip.angular_stiffness = 1e-3 * grip.stiffness;
-  grip.angular_damping = 1e-5 * grip.stiffness;
+  addCableGrip(m, cable.first_body, tool_body, spec.start, p.get("grip_stiffness"));
   m.addJointAtWorld(JointType::Weld, cable.first_body + cable.segments - 1, ground,
                     spec.start + spec.length * spec.direction);
   return m;

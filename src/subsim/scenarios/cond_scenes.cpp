@@ -213,14 +213,15 @@ Model buildSoftGripperScene(const ScenarioParams& p) {
     const int body =
         addClosingJaw(m, side < 0 ? "jaw_left" : "jaw_right", open, -side * speed, squeeze, lift);
     // The finger's back (its outer face, exactly at +-thickness / 2: boxTetMesh's) is bonded to
-    // the jaw, so the silicone is a pad squeezed between jaw and cube (hung from its base alone,
-    // the 8 cm finger bends away at 9 N/m and presses with a few hundredths of a newton).
+    // the jaw, so the silicone is a pad squeezed between jaw and cube.  (Hung from its base alone,
+    // the 8 cm finger bends away, about 9 N/m by beam theory: the cube stayed on the floor.)
     const int first = side < 0 ? 0 : finger.numNodes();
     for (int n = 0; n < finger.numNodes(); ++n)
       if (finger.nodes[n].x() == side * 0.5 * shape.thickness)
         fingers.attachments.push_back(
             {first + n, body,
-             fingers.initial_pose.transformPoint(fingers.rest_mesh.nodes[first + n]) - open});
+             m.bodies[body].initial_pose.inverseTransformPoint(
+                 fingers.initial_pose.transformPoint(fingers.rest_mesh.nodes[first + n]))});
   }
   m.addDeformable(std::move(fingers));
   return m;
