@@ -98,9 +98,9 @@ TEST(SolverOptions, EveryOptionOfEverySolverRoundTripsAsText) {
       EXPECT_EQ(s->option(o.name), o.default_value) << e.name << " " << o.name;
     }
   }
-  // subadmm, fadmm, pj, nnewton, the AL three, the box-MLCP three, the substructuring three, the
-  // seven LCP solvers, cond
-  EXPECT_EQ(options, 8 + 3 + 1 + 4 + 3 * 6 + 3 * 4 + 3 * 9 + 7 * 6 + 10);
+  // subadmm, fadmm, pj, apgd, nnewton, the AL three, the box-MLCP three, the substructuring
+  // three, the seven LCP solvers, cond
+  EXPECT_EQ(options, 8 + 3 + 1 + 1 + 4 + 3 * 6 + 3 * 4 + 3 * 9 + 7 * 6 + 10);
 }
 
 TEST(SolverOptions, LaterValuesOverrideEarlierOnes) {

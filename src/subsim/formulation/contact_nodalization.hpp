@@ -52,8 +52,9 @@
 // The Frobenius W does not bound the spectrum of W A_x: on `softball` (one 3993-DOF FEM ball) its
 // largest eigenvalue exceeds 2, so the plain V-FPI grows slowly and the Chebyshev-accelerated one
 // is non-finite by step 2.  So W is then scaled down uniformly (which keeps every Gamma diagonal)
-// until lambda_max(W A_x) <= kMaxStepEigenvalue, with lambda_max estimated by kPowerIterations
-// power iterations (a departure from the paper, which instead under-relaxes its Chebyshev step).
+// until lambda_max(W A_x) <= kMaxStepEigenvalue, with lambda_max estimated by kLanczosSteps
+// Lanczos steps on W^1/2 A_x W^1/2 (a departure from the paper, which instead under-relaxes its
+// Chebyshev step).
 //
 // Storage: the DOF rows of the augmented matrix, [A_i + sum_a k_a J_a^T J_a, -k_a J_a^T], in
 // compressed rows over x = [vhat; u] (exact zeros dropped), so that an iteration's product costs
@@ -82,8 +83,8 @@ class ContactNodalization {
   /// Returns false when some A_i has a diagonal entry that is not positive (A is not SPD).
   bool build(const StepProblem& p, const NodalizationOptions& options, int threads);
 
-  /// The power iterations and the bound on lambda_max(W A_x) that W is scaled to (see above).
-  static constexpr int kPowerIterations = 20;
+  /// The Lanczos steps and the bound on lambda_max(W A_x) that W is scaled to (see above).
+  static constexpr int kLanczosSteps = 10;
   static constexpr double kMaxStepEigenvalue = 1.7;
 
   const StepProblem& problem() const { return *p_; }
@@ -178,7 +179,7 @@ class ContactNodalization {
   const double* entryColumn(int entry) const {
     return att_values_.data() + static_cast<size_t>(entry) * kMaxRows;
   }
-  DoubleBuffer power_[2];  // the power iterations' vectors
+  DoubleBuffer lanczos_[5];  // W^1/2 and the Lanczos vectors
   double step_eigenvalue_ = 0.0, step_scale_ = 1.0;
 };
 

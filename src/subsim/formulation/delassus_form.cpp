@@ -10,6 +10,7 @@ namespace subsim {
 bool DelassusForm::build(const StepProblem& p, int threads) {
   p_ = &p;
   if (p.hasLocalForm()) {
+    factored_.clear();
     buildLocal(p);
     return true;
   }
@@ -18,39 +19,26 @@ bool DelassusForm::build(const StepProblem& p, int threads) {
   const int na = static_cast<int>(p.attachments.size());
   const int nr = p.numRows();
   const int nthreads = threads > 0 ? threads : omp_get_max_threads();
+  const bool factored = factored_.build(p, nthreads);
+  const FactoredSubsystems& f = factored_;
+  const CompactJacobian& compact = f.jacobian();
 
-  // Subsystem -> attachments (CSR) and attachment -> constraint.  Y is laid out subsystem by
-  // subsystem, so each subsystem's Y_i = A_i^{-1} [J_a^T ...] is one column-major dof x rows
-  // matrix: one blocked triangular solve with many right-hand sides instead of one per attachment.
-  sub_begin_.assign(ns + 1, 0);
-  att_constraint_.resize(na);
+  // Y is laid out subsystem by subsystem, so each subsystem's Y_i = A_i^{-1} [J_a^T ...] is one
+  // column-major dof x rows matrix: one blocked triangular solve with many right-hand sides
+  // instead of one per attachment.
   y_offset_.resize(na);
-  for (int j = 0; j < nc; ++j) {
-    const Constraint& c = p.constraints[j];
-    for (int q = 0; q < c.num_attachments; ++q) {
-      const int a = c.first_attachment + q;
-      att_constraint_[a] = j;
-      ++sub_begin_[p.attachments[a].subsystem + 1];
-    }
-  }
-  for (int i = 0; i < ns; ++i) sub_begin_[i + 1] += sub_begin_[i];
-  sub_attachments_.resize(na);
-  mark_.assign(std::max(nc, ns), 0);
-  for (int i = 0; i < ns; ++i) mark_[i] = sub_begin_[i];
-  for (int a = 0; a < na; ++a) sub_attachments_[mark_[p.attachments[a].subsystem]++] = a;
   sub_y_offset_.resize(ns + 1);
   int ysize = 0;
   for (int i = 0; i < ns; ++i) {
     sub_y_offset_[i] = ysize;
-    for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
-      const int a = sub_attachments_[s];
+    for (int s = f.begin(i); s < f.end(i); ++s) {
+      const int a = f.attachment(s);
       y_offset_[a] = ysize;
       ysize += p.attachments[a].rows * p.attachments[a].dof;
     }
   }
   sub_y_offset_[ns] = ysize;
   y_.resize(ysize);
-  compact_.prepare(p, nthreads);
 
   // Block structure: the diagonal block, then the neighbours of each constraint in the order they
   // are met through its attachments (deterministic), each once.  pair_offset_ lists, in that
@@ -63,7 +51,7 @@ bool DelassusForm::build(const StepProblem& p, int threads) {
   pair_begin_.resize(nc + 1);
   pair_offset_.clear();
   int bsize = 0;
-  std::fill(mark_.begin(), mark_.end(), -1);
+  mark_.assign(nc, -1);
   block_of_.resize(nc);
   for (int j = 0; j < nc; ++j) {
     const Constraint& c = p.constraints[j];
@@ -75,8 +63,8 @@ bool DelassusForm::build(const StepProblem& p, int threads) {
     block_of_[j] = diag_offset_[j];
     for (int q = 0; q < c.num_attachments; ++q) {
       const int i = p.attachments[c.first_attachment + q].subsystem;
-      for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
-        const int k = att_constraint_[sub_attachments_[s]];
+      for (int s = f.begin(i); s < f.end(i); ++s) {
+        const int k = f.constraintOf(f.attachment(s));
         if (mark_[k] != j) {
           mark_[k] = j;
           nb_constraint_.push_back(k);
@@ -96,56 +84,46 @@ bool DelassusForm::build(const StepProblem& p, int threads) {
   inv_d_.resize(nr);
   fixed_value_.assign(nr, 0.0);
   fixed_.assign(nr, 0);
-  llt_.resize(ns);
-  llt_failed_.assign(ns, 0);
-  free_v_.resize(p.numDof());
 
 #pragma omp parallel num_threads(nthreads)
   {
-    // Factor A_i, Y_i = A_i^{-1} J_i^T (all of the subsystem's attachments at once), free
-    // velocity A_i^{-1} b_i.
+    // Y_i = A_i^{-1} J_i^T, all of the subsystem's attachments at once.
 #pragma omp for schedule(dynamic)
     for (int i = 0; i < ns; ++i) {
       const Subsystem& sub = p.subsystems[i];
-      llt_failed_[i] = !llt_[i].compute(p, i);
-      Eigen::Map<VecX> v(free_v_.data() + sub.dof_offset, sub.dof);
-      v = p.bBlock(i);
-      llt_[i].solveInPlace(v);
-      for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
-        const Attachment& at = p.attachments[sub_attachments_[s]];
-        Eigen::Map<MatX> Ya(y_.data() + y_offset_[sub_attachments_[s]], at.dof, at.rows);
+      for (int s = f.begin(i); s < f.end(i); ++s) {
+        const Attachment& at = p.attachments[f.attachment(s)];
+        Eigen::Map<MatX> Ya(y_.data() + y_offset_[f.attachment(s)], at.dof, at.rows);
         Ya.setZero();
         p.forEachEntryJ(at, [&](int r, int c, double value) { Ya(c, r) = value; });
       }
       const int cols = sub.dof > 0 ? (sub_y_offset_[i + 1] - sub_y_offset_[i]) / sub.dof : 0;
       if (cols == 0) continue;
       Eigen::Map<MatX> Y(y_.data() + sub_y_offset_[i], sub.dof, cols);
-      llt_[i].solveInPlace(Y);
+      f.factor(i).solveInPlace(Y);
     }
     // Blocks W_jk += J_ji Y_ki over shared subsystems i, and c_j = J_j A^{-1} b + e_j.
 #pragma omp for schedule(static)
     for (int j = 0; j < nc; ++j) {
       const Constraint& c = p.constraints[j];
       const int o = c.row_offset;
-      for (int r = 0; r < c.rows; ++r) c_[o + r] = p.e[o + r];
+      std::copy_n(p.e.data() + o, c.rows, c_.data() + o);
+      f.addTimes(j, f.freeVelocity(), c_.data() + o);
       int pair = pair_begin_[j];
       for (int q = 0; q < c.num_attachments; ++q) {
         const int a_j = c.first_attachment + q;
         const Attachment& aj = p.attachments[a_j];
         const int i = aj.subsystem;
-        const double* vfree = free_v_.data() + p.subsystems[i].dof_offset;
-        double jv[6];
-        compact_.multiplyBlock(p, a_j, vfree, jv);
-        for (int r = 0; r < c.rows; ++r) c_[o + r] += jv[r];
-        for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
-          const int a = sub_attachments_[s];
-          const int rk = p.constraints[att_constraint_[a]].rows;
+        for (int s = f.begin(i); s < f.end(i); ++s) {
+          const int a = f.attachment(s);
+          const int rk = p.constraints[f.constraintOf(a)].rows;
           double* W = blocks_.data() + pair_offset_[pair++];
           const double* Y = y_.data() + y_offset_[a];
           // W_jk += J_j Y_k, column by column of Y_k (J_j v for v = each column).
+          double jv[6];
           for (int col = 0; col < rk; ++col) {
             const double* yc = Y + static_cast<size_t>(col) * aj.dof;
-            compact_.multiplyBlock(p, a_j, yc, jv);
+            compact.multiplyBlock(p, a_j, yc, jv);
             for (int r = 0; r < c.rows; ++r) W[r * rk + col] += jv[r];
           }
         }
@@ -153,7 +131,7 @@ bool DelassusForm::build(const StepProblem& p, int threads) {
       finishRows(j);
     }
   }
-  return std::find(llt_failed_.begin(), llt_failed_.end(), 1) == llt_failed_.end();
+  return factored;
 }
 
 void DelassusForm::finishRows(int j) {
@@ -165,14 +143,11 @@ void DelassusForm::finishRows(int j) {
   for (int r = 0; r < c.rows; ++r) {
     const int row = o + r;
     if (c.type == ConstraintType::Soft) {
-      const double damping = p.soft_c[row];
-      if (damping > 0.0) {
-        Wjj[r * c.rows + r] += 1.0 / damping;
-        c_[row] += (p.soft_k[row] / damping - 1.0) * p.e[row];
-      } else {
-        fixed_[row] = 1;
-        fixed_value_[row] = -p.soft_k[row] * p.e[row];
-      }
+      const SoftRowTerms soft = softRowTerms(p, row);
+      Wjj[r * c.rows + r] += soft.diagonal;
+      c_[row] += soft.rhs;
+      fixed_[row] = soft.fixed;
+      fixed_value_[row] = soft.value;
     }
     d_[row] = Wjj[r * c.rows + r];
   }
@@ -195,10 +170,6 @@ void DelassusForm::buildLocal(const StepProblem& p) {
   const LocalDelassus& w = p.local_w;
   const int nc = p.numConstraints();
   const int nr = p.numRows();
-  sub_begin_.assign(1, 0);
-  llt_.clear();
-  llt_failed_.clear();
-  free_v_.clear();
   row_constraint_.resize(nr);
   for (int j = 0; j < nc; ++j)
     for (int r = 0; r < p.constraints[j].rows; ++r)
@@ -255,19 +226,7 @@ void DelassusForm::multiply(const double* x, double* y) const {
 }
 
 void DelassusForm::velocity(const double* lambda, double* vhat) const {
-  const StepProblem& p = *p_;
-  for (int i = 0; i < p.numSubsystems(); ++i) {
-    const Subsystem& sub = p.subsystems[i];
-    double* v = vhat + sub.dof_offset;
-    std::copy_n(p.b.data() + sub.dof_offset, sub.dof, v);
-    for (int s = sub_begin_[i]; s < sub_begin_[i + 1]; ++s) {
-      const int a = sub_attachments_[s];
-      compact_.addTransposeTimesBlock(p, a, lambda + p.constraints[att_constraint_[a]].row_offset,
-                                      v);
-    }
-    Eigen::Map<VecX> vm(v, sub.dof);
-    llt_[i].solveInPlace(vm);
-  }
+  factored_.velocity(lambda, vhat);
 }
 
 MatX DelassusForm::dense() const {

@@ -9,22 +9,21 @@
 //   J vhat + e = W lambda + c,   W = J A^{-1} J^T,   c = J A^{-1} b + e,
 // and every constraint asks (W lambda + c)_j and lambda_j to lie in its set S_j.
 //
-// Storage: per subsystem an LLT of A_i; per attachment Y_ai = A_i^{-1} J_ai^T (dof x rows,
-// column-major, a subsystem's attachments side by side); products with J_ai use its nonzero
-// columns (CompactJacobian); per constraint j its diagonal block W_jj (rows x rows, row-major) and,
-// CSR-like, a list of (other constraint k, block W_jk = sum over shared subsystems i of J_ji
-// A_i^{-1} J_ki^T).  All flat arrays, rebuilt per solve into reused buffers.
+// Storage: per subsystem an LLT of A_i (FactoredSubsystems); per attachment Y_ai = A_i^{-1} J_ai^T
+// (dof x rows, column-major, a subsystem's attachments side by side); products with J_ai use its
+// nonzero columns (CompactJacobian); per constraint j its diagonal block W_jj (rows x rows,
+// row-major) and, CSR-like, a list of (other constraint k, block W_jk = sum over shared subsystems
+// i of J_ji A_i^{-1} J_ki^T).  All flat arrays, rebuilt per solve into reused buffers.
 //
 // A problem given in its local form only (StepProblem::local_w, an FCLib local problem) has W
 // itself: build() sorts its entries into the same blocks and takes c = q (its e); velocity() then
 // has no subsystems to fill.
 //
-// Soft rows (lambda = -k e - c J vhat, per row): with J vhat = (W lambda + c)_r - e_r,
-//   lambda / c + (W lambda + c)_r + (k / c - 1) e_r = 0    (c > 0),
-// i.e. the row becomes an equality (lambda free) of the regularised operator: the stored
-// diagonal entry is W_rr + 1 / c_r and the stored right-hand side c_r + (k_r / c_r - 1) e_r.
-// A soft row with c_r = 0 is explicit: lambda_r = -k_r e_r ("fixed" row: its inverse diagonal is
-// 0, so the iterations never change it, and the solvers initialise it to fixedValue()).
+// Soft rows (lambda = -k e - c J vhat, per row) become equalities (lambda free) of the
+// regularised operator (soft_row_terms.hpp): the stored diagonal entry is W_rr + 1 / c_r and the
+// stored right-hand side c_r + (k_r / c_r - 1) e_r.  A soft row with c_r = 0 is explicit:
+// lambda_r = -k_r e_r ("fixed" row: its inverse diagonal is 0, so the iterations never change
+// it, and the solvers initialise it to fixedValue()).
 // Everything this class returns (blocks, rhs(), dense()) is of the regularised system.
 //
 // Per-row scaling used by the projected iterations: D_r = W_rr for every row except the two
@@ -35,8 +34,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "subsim/formulation/compact_jacobian.hpp"
-#include "subsim/formulation/subsystem_factor.hpp"
+#include "subsim/formulation/factored_subsystems.hpp"
+#include "subsim/formulation/soft_row_terms.hpp"
 #include "subsim/problem/step_problem.hpp"
 
 namespace subsim {
@@ -92,12 +91,8 @@ class DelassusForm {
 
   const StepProblem* p_ = nullptr;
   std::vector<int> row_constraint_;  // local form: the constraint of each row
-  std::vector<SubsystemFactor> llt_;
-  std::vector<char>
-      llt_failed_;  // per subsystem, written by its own iteration of the parallel loop
-  std::vector<int> sub_begin_, sub_attachments_, att_constraint_;
+  FactoredSubsystems factored_;
   std::vector<int> y_offset_, sub_y_offset_;
-  CompactJacobian compact_;
   std::vector<int> pair_begin_, pair_offset_, block_of_;
   DoubleBuffer y_;  // Y_a = A_i^{-1} J_a^T per attachment, column-major dof x rows
   std::vector<int> diag_offset_;
@@ -106,7 +101,6 @@ class DelassusForm {
   DoubleBuffer blocks_;
   DoubleBuffer c_, d_, inv_d_, fixed_value_;
   std::vector<unsigned char> fixed_;
-  DoubleBuffer free_v_;  // A^{-1} b per DOF
 };
 
 // Inline: the projected iterations and NNewton's Krylov products call it once per constraint in

@@ -32,6 +32,11 @@ class SubsystemFactor {
     out = sparse_->solve(rhs);
   }
 
+  /// out = A_i^-1 in for one vector (the subsystem's DOF entries; in and out may be the same),
+  /// without allocating: an iteration's solve.  The sparse form needs `scratch` of as many
+  /// entries; the dense one ignores it.
+  void solve(const double* in, double* out, double* scratch) const;
+
  private:
   using SparseLlt = Eigen::SimplicialLLT<SparseColumnMatrix, Eigen::Lower, Eigen::AMDOrdering<int>>;
   bool sparse_form_ = false;

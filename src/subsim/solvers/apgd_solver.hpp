@@ -22,26 +22,50 @@
 // "projected gradient (m/s)"): max_r |lambda - P_K(lambda - g_d grad f(lambda))|_r / g_d with
 // g_d = 1e-6 (the paper's residual, as a largest entry); the iterate with the least residual is
 // returned.  Warm start: the solution's lambda, projected.  No allocation inside the iterations.
+//
+// The product with W (option `delassus`): `factored` (the default, the COND paper's APGD)
+// applies W through the factors of A, one solve per subsystem per product
+// (formulation/delassus_operator.hpp); `assembled` iterates on DelassusForm's blocks, whose
+// assembly costs one solve per constraint row first (cheaper per product on rigid bodies, far
+// dearer on one large FEM body).  Both are the same regularised system; a problem in local form
+// only (W given) always takes DelassusForm.
 #include "subsim/formulation/delassus_form.hpp"
+#include "subsim/formulation/delassus_operator.hpp"
 #include "subsim/solvers/solver.hpp"
 
 namespace subsim {
 
-class ApgdSolver final : public Solver {
+enum class ApgdDelassus { Factored, Assembled };
+
+/// APGD's options (`subsim solvers apgd`).
+struct ApgdOptions {
+  ApgdDelassus delassus = ApgdDelassus::Factored;
+};
+
+class ApgdSolver final : public SolverWithOptions<ApgdSolver, ApgdOptions> {
  public:
+  using SolverWithOptions::SolverWithOptions;
+
   std::string_view name() const override { return "apgd"; }
   void solve(const StepProblem& problem, const SolverSettings& settings,
              StepSolution& solution) override;
 
- private:
-  /// P_K in place, every constraint (fixed soft rows set to their value).
-  void project(double* lambda) const;
-  /// f(lambda) given W lambda.
-  double objective(const double* lambda, const double* w_lambda) const;
-  /// The projected-gradient residual at lambda given W lambda (scratch: grad_).
-  double residual(const double* lambda, const double* w_lambda);
+  static const OptionTable<Options>& optionTable();
 
-  DelassusForm w_;
+ private:
+  /// The iterations on W given by `w` (DelassusForm or DelassusOperator, built).
+  template <class Operator>
+  void iterate(Operator& w, const StepProblem& problem, const SolverSettings& settings,
+               StepSolution& solution, std::chrono::steady_clock::time_point t0);
+  /// P_K in place, every constraint (fixed soft rows set to their value).
+  template <class Operator>
+  void project(const Operator& w, double* lambda) const;
+  /// The projected-gradient residual at lambda given W lambda (scratch: grad_).
+  template <class Operator>
+  double residual(const Operator& w, const double* lambda, const double* w_lambda);
+
+  DelassusForm assembled_;
+  DelassusOperator factored_;
   DoubleBuffer lambda_, next_, y_, w_lambda_, w_next_, w_y_, grad_, best_;
 };
 
