@@ -9,6 +9,7 @@ PACKAGES=(
   libmujoco-dev
   clang-14 libclang-rt-14-dev libomp-14-dev llvm-14
   python3 python3-matplotlib
+  python3-dev python3-numpy python3-pytest pybind11-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

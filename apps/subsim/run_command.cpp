@@ -85,30 +85,17 @@ int runSimulation(const RunOptions& o) {
   if (o.steps) steps = *o.steps;
 
   // The command line over the scene file's solver section over the defaults.
-  WorldSettings ws;
-  if (o.solver)
-    ws.solver = *o.solver;
-  else if (!from_file.name.empty())
-    ws.solver = from_file.name;
+  RunRequest request;
+  request.solver = o.solver;
+  request.iterations = o.iterations;
+  request.tolerance = o.tolerance;
+  request.threads = o.threads;
+  std::string note;
+  WorldSettings ws = worldSettingsFor(scene, from_file, request, &note);
+  if (!note.empty()) std::cerr << "subsim: note: " << note << "\n";
   const std::string& solver = ws.solver;
-  if (from_file.name == solver)
-    ws.solver_options = from_file.options;
-  else if (!from_file.options.empty())
-    std::cerr << "subsim: note: the scene's solver options are " << from_file.name
-              << "'s; --solver " << solver << " runs without them\n";
   for (SolverOption& given : runSolverOptions(o, solver))  // OptionError reaches main
     ws.solver_options.push_back(std::move(given));
-  if (o.iterations)
-    ws.solver_settings.max_iterations = *o.iterations;
-  else if (from_file.iterations)
-    ws.solver_settings.max_iterations = *from_file.iterations;
-  else if (scene.default_iterations > 0)
-    ws.solver_settings.max_iterations = scene.default_iterations;
-  if (o.tolerance)
-    ws.solver_settings.tolerance = *o.tolerance;
-  else if (from_file.tolerance)
-    ws.solver_settings.tolerance = *from_file.tolerance;
-  ws.solver_settings.threads = o.threads;
   std::unique_ptr<World> world;
   try {
     world = std::make_unique<World>(std::move(model), ws);

@@ -34,4 +34,32 @@ BuiltScene loadScene(const std::string& scene, SceneSolver* solver) {
   return loaded;
 }
 
+WorldSettings worldSettingsFor(const BuiltScene& scene, const SceneSolver& from_file,
+                               const RunRequest& request, std::string* note) {
+  WorldSettings ws;
+  if (request.solver)
+    ws.solver = *request.solver;
+  else if (!from_file.name.empty())
+    ws.solver = from_file.name;
+  if (note != nullptr) note->clear();
+  if (from_file.name == ws.solver)
+    ws.solver_options = from_file.options;
+  else if (!from_file.options.empty() && note != nullptr)
+    *note = "the scene's solver options are " + from_file.name + "'s; " + ws.solver +
+            " runs without them";
+  for (const SolverOption& given : request.solver_options) ws.solver_options.push_back(given);
+  if (request.iterations)
+    ws.solver_settings.max_iterations = *request.iterations;
+  else if (from_file.iterations)
+    ws.solver_settings.max_iterations = *from_file.iterations;
+  else if (scene.default_iterations > 0)
+    ws.solver_settings.max_iterations = scene.default_iterations;
+  if (request.tolerance)
+    ws.solver_settings.tolerance = *request.tolerance;
+  else if (from_file.tolerance)
+    ws.solver_settings.tolerance = *from_file.tolerance;
+  ws.solver_settings.threads = request.threads;
+  return ws;
+}
+
 }  // namespace subsim::cli

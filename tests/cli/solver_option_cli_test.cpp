@@ -133,7 +133,7 @@ TEST(CliSolverOptions, SceneFileSolverSectionWithCommandLineOverrides) {
   ASSERT_EQ(other.exit_code, 0) << other.err;
   EXPECT_TRUE(contains(other.err,
                        "subsim: note: the scene's solver options are fadmm's; "
-                       "--solver pgs runs without them"))
+                       "pgs runs without them"))
       << other.err;
   const nlohmann::json j = nlohmann::json::parse(other.out);
   EXPECT_EQ(j["solver"], "pgs");

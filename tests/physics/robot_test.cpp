@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <numbers>
 
 #include "subsim/articulation/articulation_dynamics.hpp"
@@ -116,6 +118,59 @@ TEST(Robot, PdWithGravityCompensationHoldsTheTarget) {
   World ws(sag);
   for (int k = 0; k < 1000; ++k) ASSERT_FALSE(ws.step().diverged);
   EXPECT_GT(std::abs(ws.state().robot_q[0][0] - 0.8), 5e-3);
+}
+
+// A controller's joint targets replace the trajectory, and a joint torque tau against the PD
+// holds the joint tau / kp off its target (the drive's static equilibrium, gravity compensated).
+TEST(Robot, ControllerTargetsAndTorquesDriveTheJoints) {
+  Model m = pendulumModel(0.01, 0.3, 2);
+  Robot& r = m.robots[0];
+  r.kp = VecX::Constant(2, 400.0);
+  r.kd = VecX::Constant(2, 40.0);
+  r.gravity_compensation = true;
+  World w(m);
+  const VecX target = (VecX(2) << 0.8, -0.4).finished();
+  VecX tau = VecX::Zero(2);
+  w.setController([&](const Model&, const State&, BodyForces& f) {
+    f.joint_target_q = {target};
+    f.joint_torque = {tau};
+  });
+  for (int k = 0; k < 1000; ++k) ASSERT_FALSE(w.step().diverged);
+  EXPECT_NEAR(w.state().robot_q[0][0], 0.8, 1e-6);
+  EXPECT_NEAR(w.state().robot_q[0][1], -0.4, 1e-6);
+  tau[0] = 4.0;  // N m
+  for (int k = 0; k < 1000; ++k) ASSERT_FALSE(w.step().diverged);
+  EXPECT_NEAR(w.state().robot_q[0][0], 0.8 + 4.0 / 400.0, 1e-6);
+  EXPECT_NEAR(w.state().robot_q[0][1], -0.4, 1e-6);
+}
+
+TEST(Robot, ControllerInputsOfTheWrongSizeAreRefused) {
+  const auto message = [](const std::function<void(BodyForces&)>& set) {
+    World w(pendulumModel(0.01, 0.3, 2));
+    w.setController([&](const Model&, const State&, BodyForces& f) { set(f); });
+    try {
+      w.step();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([](BodyForces& f) { f.joint_torque = {VecX::Zero(3)}; }),
+            "controller: joint_torque of robot 0 ('pendulum') has 3 entries; expected 2 (nv)");
+  EXPECT_EQ(message([](BodyForces& f) { f.joint_target_q = {VecX::Zero(1)}; }),
+            "controller: joint_target_q of robot 0 ('pendulum') has 1 entries; expected 2 (nq)");
+  EXPECT_EQ(message([](BodyForces& f) { f.joint_target_v = {VecX::Zero(2)}; }),
+            "controller: joint_target_v of robot 0 is given without joint_target_q");
+  EXPECT_EQ(message([](BodyForces& f) {
+              f.joint_torque = {VecX::Zero(2), VecX::Zero(2)};
+            }),
+            "controller: joint_torque given for 2 robots; the model has 1");
+  EXPECT_EQ(message([](BodyForces& f) {
+              f.joint_torque = {VecX::Constant(2, std::numeric_limits<double>::quiet_NaN())};
+            }),
+            "controller: joint_torque of robot 0 is not finite");
+  EXPECT_EQ(message([](BodyForces& f) { f.force.pop_back(); }),
+            "controller: forces and torques must have one entry per body (2), got 1 and 2");
 }
 
 TEST(Robot, StiffDriveIsStableAtALargeStep) {

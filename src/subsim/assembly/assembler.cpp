@@ -67,9 +67,13 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
     const int sub = problem.addSubsystem(partition.dofOf(s));
     if (partition.robot_of_subsystem[s] >= 0) {
       const int r = partition.robot_of_subsystem[s];
-      addRobotBlock(model, r, state, h, robots_[r], sub, problem);
-      // External forces on the links (controllers) enter through the links' Jacobians.
+      addRobotBlock(model, r, state, h, robots_[r], sub, problem,
+                    BodyForces::entry(forces.joint_target_q, r),
+                    BodyForces::entry(forces.joint_target_v, r));
+      // External forces on the links (controllers) enter through the links' Jacobians, joint
+      // torques directly.
       auto b = problem.bBlock(sub);
+      if (const VecX* tau = BodyForces::entry(forces.joint_torque, r)) b.noalias() += h * *tau;
       for (size_t l = 0; l < model.robots[r].link_body.size(); ++l) {
         const int body = model.robots[r].link_body[l];
         Vec6 wrench;

@@ -33,14 +33,28 @@
 
 namespace subsim {
 
-/// External forces on each body for one step (controller output), world frame, at the centre of
-/// mass.
+/// What a controller sets for one step: external forces on each body (world frame, at the centre
+/// of mass) and, per robot (Model::robots), generalised forces on its velocity coordinates and
+/// its drives' targets in place of its JointTrajectory.  A robot's entry of a per-robot vector
+/// may be empty (none), and the vectors may be shorter than the robot count; World::step checks
+/// the sizes of the entries given (std::invalid_argument naming the robot).
 struct BodyForces {
   std::vector<Vec3> force;
   std::vector<Vec3> torque;
+  std::vector<VecX> joint_torque;    // per robot: nv (N m or N), beside drives and gravity
+  std::vector<VecX> joint_target_q;  // per robot: nq, the drives' position targets
+  std::vector<VecX> joint_target_v;  // per robot: nv, their velocity targets (with q's; else 0)
   void reset(int bodies) {
     force.assign(bodies, Vec3::Zero());
     torque.assign(bodies, Vec3::Zero());
+    joint_torque.clear();
+    joint_target_q.clear();
+    joint_target_v.clear();
+  }
+  /// Robot r's entry of one of the per-robot vectors, or null when it has none.
+  static const VecX* entry(const std::vector<VecX>& per_robot, int r) {
+    return r < static_cast<int>(per_robot.size()) && per_robot[r].size() > 0 ? &per_robot[r]
+                                                                             : nullptr;
   }
 };
 

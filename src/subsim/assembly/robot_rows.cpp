@@ -57,7 +57,8 @@ void prepareRobot(const Model& model, int robot, const State& state, RobotAssemb
 }
 
 void addRobotBlock(const Model& model, int robot, const State& state, double h, RobotAssembly& work,
-                   int subsystem, StepProblem& problem) {
+                   int subsystem, StepProblem& problem, const VecX* q_target,
+                   const VecX* v_target) {
   const Robot& r = model.robots[robot];
   const Articulation& art = r.articulation;
   const VecX& q = state.robot_q[robot];
@@ -70,7 +71,13 @@ void addRobotBlock(const Model& model, int robot, const State& state, double h, 
     biasForces(art, q, work.zero_v, model.gravity, work.gravity);
     work.bias -= work.gravity;
   }
-  if (r.target.empty()) {
+  if (q_target != nullptr) {
+    work.q_target = *q_target;
+    if (v_target != nullptr)
+      work.v_target = *v_target;
+    else
+      work.v_target.setZero(art.nv());
+  } else if (r.target.empty()) {
     work.q_target = r.initial_q;
     work.v_target.setZero(art.nv());
   } else {

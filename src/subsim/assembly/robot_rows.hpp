@@ -39,8 +39,11 @@ struct RobotAssembly {
 void prepareRobot(const Model& model, int robot, const State& state, RobotAssembly& out);
 /// Writes the robot's A and b into subsystem `subsystem` (already added, nv DOF), and its tree
 /// structure: the DOF parents and one tree body per moving link (the centre-of-mass Jacobian).
+/// The drives follow `q_target` (nq) and `v_target` (nv; null: zero) when given, else the
+/// robot's JointTrajectory.
 void addRobotBlock(const Model& model, int robot, const State& state, double h, RobotAssembly& work,
-                   int subsystem, StepProblem& problem);
+                   int subsystem, StepProblem& problem, const VecX* q_target = nullptr,
+                   const VecX* v_target = nullptr);
 /// Adds the no-slip row of a wheeled base (Robot::no_slip_base): the lateral velocity in the
 /// heading frame, -sin(psi) xdot + cos(psi) ydot = 0, with psi predicted at mid-step
 /// (psi_k + h/2 psidot_k) so the row follows the turn.

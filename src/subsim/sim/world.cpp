@@ -15,6 +15,42 @@ namespace subsim {
 
 namespace {
 
+/// A controller's inputs must fit the model: one force and torque per body, and per robot a
+/// joint torque and velocity target of nv entries and a position target of nq (or none).
+void checkControllerInputs(const Model& model, const BodyForces& f) {
+  const size_t bodies = model.bodies.size();
+  if (f.force.size() != bodies || f.torque.size() != bodies)
+    throw std::invalid_argument(
+        "controller: forces and torques must have one entry per body (" + std::to_string(bodies) +
+        "), got " + std::to_string(f.force.size()) + " and " + std::to_string(f.torque.size()));
+  const auto check = [&](const std::vector<VecX>& per_robot, const char* what, bool positions) {
+    if (per_robot.size() > model.robots.size())
+      throw std::invalid_argument(std::string("controller: ") + what + " given for " +
+                                  std::to_string(per_robot.size()) + " robots; the model has " +
+                                  std::to_string(model.robots.size()));
+    for (size_t r = 0; r < per_robot.size(); ++r) {
+      const Articulation& art = model.robots[r].articulation;
+      const int expected = positions ? art.nq() : art.nv();
+      if (per_robot[r].size() != 0 && per_robot[r].size() != expected)
+        throw std::invalid_argument(std::string("controller: ") + what + " of robot " +
+                                    std::to_string(r) + " ('" + model.robots[r].name + "') has " +
+                                    std::to_string(per_robot[r].size()) + " entries; expected " +
+                                    std::to_string(expected) + (positions ? " (nq)" : " (nv)"));
+      if (!per_robot[r].allFinite())
+        throw std::invalid_argument(std::string("controller: ") + what + " of robot " +
+                                    std::to_string(r) + " is not finite");
+    }
+  };
+  check(f.joint_torque, "joint_torque", false);
+  check(f.joint_target_q, "joint_target_q", true);
+  check(f.joint_target_v, "joint_target_v", false);
+  for (size_t r = 0; r < f.joint_target_v.size(); ++r)
+    if (f.joint_target_v[r].size() != 0 &&
+        BodyForces::entry(f.joint_target_q, static_cast<int>(r)) == nullptr)
+      throw std::invalid_argument("controller: joint_target_v of robot " + std::to_string(r) +
+                                  " is given without joint_target_q");
+}
+
 double boundingRadius(const Shape& s) {
   switch (s.type) {
     case ShapeType::Sphere:
@@ -282,7 +318,10 @@ StepReport World::step() {
   StepReport report;
 
   forces_.reset(static_cast<int>(model_->bodies.size()));
-  if (controller_) controller_(*model_, state_, forces_);
+  if (controller_) {
+    controller_(*model_, state_, forces_);
+    checkControllerInputs(*model_, forces_);
+  }
   for (int b = 0; b < state_.numBodies(); ++b)
     if (model_->bodies[b].kind == BodyKind::Kinematic) {
       kinematicTwist(model_->bodies[b], t, h, state_.linear_velocity[b],

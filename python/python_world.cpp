@@ -1,0 +1,126 @@
+#include "python_world.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "subsim/metrics/step_metrics.hpp"
+
+namespace subsim::python {
+
+PythonWorld::PythonWorld(const std::string& scene, const cli::RunRequest& request,
+                         std::optional<double> dt)
+    : scene_(scene) {
+  if (request.iterations && *request.iterations < 1)
+    throw std::invalid_argument("iterations: expected at least 1, got " +
+                                std::to_string(*request.iterations));
+  if (request.tolerance && !(*request.tolerance >= 0.0 && std::isfinite(*request.tolerance)))
+    throw std::invalid_argument("tolerance: expected a finite value >= 0");
+  if (request.threads < 1)
+    throw std::invalid_argument("threads: expected at least 1, got " +
+                                std::to_string(request.threads));
+  if (dt && !(*dt > 0.0 && std::isfinite(*dt)))
+    throw std::invalid_argument("dt: expected a finite time step > 0 (s)");
+  SceneSolver from_file;
+  BuiltScene built = cli::loadScene(scene, &from_file);
+  if (dt) built.model.dt = *dt;
+  default_steps_ = built.default_steps;
+  const WorldSettings ws = cli::worldSettingsFor(built, from_file, request, &note_);
+  world_ = std::make_unique<World>(std::move(built.model), ws);
+  clearInputs();
+  world_->setController([this](const Model&, const State&, BodyForces& f) {
+    f.force = inputs_.force;
+    f.torque = inputs_.torque;
+    f.joint_torque = inputs_.joint_torque;
+    f.joint_target_q = inputs_.joint_target_q;
+    f.joint_target_v = inputs_.joint_target_v;
+  });
+}
+
+StepReport PythonWorld::step(int n) {
+  if (n < 1) throw std::invalid_argument("step: n must be at least 1, got " + std::to_string(n));
+  StepReport report;
+  for (int k = 0; k < n; ++k) {
+    report = world_->step();
+    if (recorder_)
+      recorder_->record(*world_, report,
+                        evaluateStep(world_->lastProblem(), world_->lastSolution()));
+    if (report.diverged) {
+      std::ostringstream what;
+      what << scene_ << ": the step to t = " << world_->state().time + world_->model().dt
+           << " s diverged: " << report.divergence
+           << " (the World refuses to step until set_state)";
+      throw SimulationDiverged(what.str());
+    }
+  }
+  return report;
+}
+
+void PythonWorld::checkBody(int body) const {
+  const int n = static_cast<int>(world_->model().bodies.size());
+  if (body < 0 || body >= n)
+    throw std::out_of_range("body " + std::to_string(body) + ": expected 0.." +
+                            std::to_string(n - 1));
+}
+
+void PythonWorld::checkRobot(int robot) const {
+  const int n = static_cast<int>(world_->model().robots.size());
+  if (robot < 0 || robot >= n)
+    throw std::out_of_range(
+        "robot " + std::to_string(robot) +
+        (n == 0 ? ": the scene has no robot" : ": expected 0.." + std::to_string(n - 1)));
+}
+
+void PythonWorld::setBodyForce(int body, const Vec3& force, const Vec3& torque) {
+  checkBody(body);
+  if (!force.allFinite() || !torque.allFinite())
+    throw std::invalid_argument("set_body_force: force and torque must be finite");
+  inputs_.force[body] = force;
+  inputs_.torque[body] = torque;
+}
+
+void PythonWorld::setJointTorque(int robot, const VecX& tau) {
+  checkRobot(robot);
+  const int nv = world_->model().robots[robot].articulation.nv();
+  if (tau.size() != 0 && tau.size() != nv)
+    throw std::invalid_argument("set_joint_torque: robot " + std::to_string(robot) +
+                                " has nv = " + std::to_string(nv) + ", got " +
+                                std::to_string(tau.size()) + " values");
+  if (!tau.allFinite()) throw std::invalid_argument("set_joint_torque: values must be finite");
+  inputs_.joint_torque[robot] = tau;
+}
+
+void PythonWorld::setJointTarget(int robot, const VecX& q, const VecX& v) {
+  checkRobot(robot);
+  const Articulation& art = world_->model().robots[robot].articulation;
+  if (q.size() != 0 && q.size() != art.nq())
+    throw std::invalid_argument("set_joint_target: robot " + std::to_string(robot) +
+                                " has nq = " + std::to_string(art.nq()) + ", got " +
+                                std::to_string(q.size()) + " positions");
+  if (v.size() != 0 && (v.size() != art.nv() || q.size() == 0))
+    throw std::invalid_argument(
+        "set_joint_target: velocities need positions too, and nv = " + std::to_string(art.nv()) +
+        " of them, got " + std::to_string(v.size()));
+  if (!q.allFinite() || !v.allFinite())
+    throw std::invalid_argument("set_joint_target: values must be finite");
+  inputs_.joint_target_q[robot] = q;
+  inputs_.joint_target_v[robot] = v;
+}
+
+void PythonWorld::clearInputs() {
+  const Model& m = world_->model();
+  inputs_.reset(static_cast<int>(m.bodies.size()));
+  inputs_.joint_torque.assign(m.robots.size(), VecX());
+  inputs_.joint_target_q.assign(m.robots.size(), VecX());
+  inputs_.joint_target_v.assign(m.robots.size(), VecX());
+}
+
+void PythonWorld::startRecording(const std::string& path) {
+  if (recorder_) throw std::logic_error("record: already recording; call stop_recording first");
+  const World& w = *world_;
+  const SolverSettings& s = w.settings().solver_settings;
+  recorder_ = std::make_unique<Recorder>(path, w.model(),
+                                         RecordingInfo{scene_, w.settings().solver, w.model().dt,
+                                                       s.threads, s.max_iterations, s.tolerance});
+}
+
+}  // namespace subsim::python
