@@ -28,8 +28,11 @@ build-test: setup
 	cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=RelWithAssert $(UNITY)
 	cmake --build build/test -j $(JOBS)
 
+# The run's page (subsim view): open it in a browser when the run ends.
+VIEW ?= build/view/run.html
 run: build-release
-	./build/release/subsim run $(ARGS)
+	mkdir -p $(dir $(VIEW))
+	./build/release/subsim run $(ARGS) --view $(VIEW)
 
 # The tests' sanitizer build replays the fuzz targets' corpora, which needs no coverage
 # instrumentation; `make fuzz` builds its own folder with it.

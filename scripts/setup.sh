@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs every build and test dependency of subsim from Debian's packages.
+# Installs every build and test dependency of subsim: Debian packages, and three.js (the page of
+# `subsim view`) from npm.
 # Idempotent: packages already present are not fetched again.
 set -euo pipefail
 PACKAGES=(
@@ -10,6 +11,7 @@ PACKAGES=(
   clang-14 libclang-rt-14-dev libomp-14-dev llvm-14
   python3 python3-matplotlib
   python3-dev python3-numpy python3-pytest pybind11-dev
+  chromium
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -21,4 +23,19 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# three.js for `subsim view`'s page, from npm at the version viewer/package-lock.json pins (the
+# build embeds it; the page then needs no network).  npm comes with Node.js; Debian's npm
+# package where it is missing.
+VIEWER="$(cd "$(dirname "$0")/.." && pwd)/viewer"
+if [ ! -f "$VIEWER/node_modules/three/build/three.min.js" ]; then
+  if ! command -v npm >/dev/null 2>&1; then
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends npm >&2
+  fi
+  echo "setup: installing three.js (npm ci in viewer/)" >&2
+  (cd "$VIEWER" && npm ci --no-audit --no-fund --loglevel=error >&2)
 fi

@@ -65,15 +65,15 @@ CLI::Validator oneOf(std::vector<std::string> names) {
 /// command); prints the error and returns false.
 bool knownCommand(int argc, const char* const* argv, std::ostream& err) {
   const char* commands =
-      "run, bench, solve, export-fclib, replay, plot, scenarios, solvers or seal (subsim --help "
-      "lists them)";
+      "run, bench, solve, export-fclib, replay, plot, view, scenarios, solvers or seal (subsim "
+      "--help lists them)";
   if (argc < 2) {
     err << "subsim: expected a command: " << commands << "\n";
     return false;
   }
   const std::string first = argv[1];
-  for (const char* known : {"run", "bench", "solve", "export-fclib", "replay", "plot", "scenarios",
-                            "solvers", "seal", "-h", "--help", "--help-all"})
+  for (const char* known : {"run", "bench", "solve", "export-fclib", "replay", "plot", "view",
+                            "scenarios", "solvers", "seal", "-h", "--help", "--help-all"})
     if (first == known) return true;
   err << "subsim: " << (first.rfind('-', 0) == 0 ? "unknown option '" : "unknown command '")
       << first << "': expected a command first: " << commands << "\n";
@@ -107,6 +107,14 @@ void addReplayAndPlot(CLI::App& app, CommandLine& line) {
       ->check(oneOf({"convergence", "penetration", "energy", "joint-error", "contacts"}));
   plot->add_option("--output", line.plot.output,
                    "the PNG to write (default: the input's name with _KIND.png for its extension)");
+
+  CLI::App* view = app.add_subcommand(
+      "view",
+      "write a recording (subsim run --record) as one self-contained HTML page that plays it: "
+      "bodies, FEM surfaces, contact impulses, a timeline and the per-step figures");
+  view->add_option("recording", line.view.file, "the recording (FILE.h5)")->required();
+  view->add_option("--output", line.view.output,
+                   "the page to write (default: the recording's name with .html)");
 }
 
 }  // namespace
@@ -191,6 +199,9 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
                    "factorization=dense)")
       ->check(oneOf({"per-body", "dense"}));
   run_cmd->add_option("--record", run.record, "write poses, contacts and statistics to FILE.h5");
+  run_cmd->add_option("--view", run.view,
+                      "write the run's page (subsim view) to PAGE.html at the end; recorded to "
+                      "PAGE.h5 unless --record names the recording");
   run_cmd->add_flag("--json", run.json, "print one JSON object with the run's figures on stdout");
 
   BenchOptions& bench = line.bench;
@@ -382,7 +393,8 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
       err << "subsim: export-fclib: expected a problem file and a directory: subsim export-fclib "
              "PROBLEMS.h5 DIR\n";
     else if (what == "recording is required")
-      err << "subsim: replay: expected a recording (FILE.h5, written by subsim run --record)\n";
+      err << "subsim: " << argv[1]
+          << ": expected a recording (FILE.h5, written by subsim run --record)\n";
     else if (what == "input is required")
       err << "subsim: plot: expected a recording (FILE.h5) or a convergence CSV (FILE.csv)\n";
     else if (what == "--kind is required")
@@ -413,6 +425,7 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
                  : app.got_subcommand("export-fclib") ? CommandLine::Command::ExportFclib
                  : app.got_subcommand("replay")       ? CommandLine::Command::Replay
                  : app.got_subcommand("plot")         ? CommandLine::Command::Plot
+                 : app.got_subcommand("view")         ? CommandLine::Command::View
                                                       : CommandLine::Command::Run;
   parsed.command_line = std::move(line);
   parsed.exit_code = kExitOk;

@@ -12,11 +12,23 @@
 namespace subsim::cli {
 
 struct CommandLine {
-  enum class Command { Scenarios, Solvers, Run, Bench, Seal, Solve, ExportFclib, Replay, Plot };
+  enum class Command {
+    Scenarios,
+    Solvers,
+    Run,
+    Bench,
+    Seal,
+    Solve,
+    ExportFclib,
+    Replay,
+    Plot,
+    View
+  };
   Command command = Command::Run;
   RunOptions run;
   BenchOptions bench;
   ReplayOptions replay;
+  ViewOptions view;
   PlotOptions plot;
   std::optional<std::string> solver;    // `subsim solvers NAME`
   std::vector<std::string> seal_files;  // `subsim seal FILE...`

@@ -1,6 +1,7 @@
 #pragma once
 // Subcommands of the `subsim` command line.  Exit codes: 0 done, 2 bad input, 3 diverged.
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct RunOptions {
   std::optional<int> anderson;
   std::optional<std::string> subadmm_factorization;  // per-body | dense
   std::string record;
+  /// --view PAGE.html: the run's page (subsim view) at the end; recorded to PAGE's name with .h5
+  /// when --record is not given.
+  std::string view;
   bool json = false;
 };
 
@@ -100,6 +104,12 @@ struct PlotOptions {
   std::string output;  // default: FILE's name with _KIND.png for its extension
 };
 
+/// `subsim view FILE.h5 [--output PAGE.html]` (view_command.cpp).
+struct ViewOptions {
+  std::string file;
+  std::string output;  // default: FILE's name with .html for its extension
+};
+
 int runScenarios();
 /// `subsim solvers [NAME]`: every solver (or the one named) with its options.
 int runSolvers(const std::optional<std::string>& name);
@@ -113,6 +123,15 @@ int runExportFclib(const ExportFclibOptions& options);
 int runReplay(const ReplayOptions& options);
 /// `subsim plot FILE --kind KIND`: a recording's or a convergence CSV's PNG.
 int runPlot(const PlotOptions& options);
+/// `subsim view FILE.h5`: the recording as a self-contained HTML page.
+int runView(const ViewOptions& options);
+/// `path` with its extension (after the last '.' of its last component) replaced by
+/// `extension` (".h5"), or with `extension` added where it has none.
+std::string replaceExtension(const std::string& path, const std::string& extension);
+/// The page `subsim view` writes: --output, else the recording's name with .html.
+std::string viewOutputOf(const ViewOptions& options);
+/// Reads `recording` and writes its page to `page`; errors go to `err`; an exit code.
+int writeViewerPage(const std::string& recording, const std::string& page, std::ostream& err);
 /// `bench --scaling` once its options are checked (scaling_bench.cpp).
 int runScalingBench(const BenchOptions& options, int iterations);
 /// `bench --paper schur` once its options are checked (schur_paper_bench.cpp).

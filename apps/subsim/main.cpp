@@ -2,8 +2,8 @@
 // scenes and the solvers with their options; `subsim run SCENE` simulates one;
 // `subsim bench SCENE...` compares solvers; `subsim solve FILE...` re-solves stored problems
 // (subsim problem files, FCLib files); `subsim export-fclib` writes problems as FCLib;
-// `subsim replay` and `subsim plot` show a recording; `subsim seal FILE...` writes the checksum
-// onto HDF5 files (see README.md).
+// `subsim replay`, `subsim plot` and `subsim view` show a recording; `subsim seal FILE...` writes
+// the checksum onto HDF5 files (see README.md).
 #include <iostream>
 
 #include "command_line.hpp"
@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
         return runReplay(line.replay);
       case CommandLine::Command::Plot:
         return runPlot(line.plot);
+      case CommandLine::Command::View:
+        return runView(line.view);
       case CommandLine::Command::Run:
         break;
     }

@@ -177,6 +177,9 @@ void checkRunOptions(const RunOptions& o) {
     throw OptionError("--solver: unknown solver '" + *o.solver + "' (known: " + solverNameList() +
                       ")");
   parseSolverOptionArgs(o.solver_options);
+  if (!o.view.empty() && (o.view == o.record || replaceExtension(o.view, ".h5") == o.view))
+    throw OptionError("--view: expected the page to write (PAGE.html), got '" + o.view +
+                      "', which would overwrite the recording");
   try {
     checkSceneSpec(o.scene);
   } catch (const std::exception& e) {

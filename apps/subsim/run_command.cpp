@@ -104,11 +104,14 @@ int runSimulation(const RunOptions& o) {
     return kExitBadInput;
   }
 
+  // --view records too: to --record's file, else the page's name with .h5.
+  const std::string record_path =
+      o.record.empty() && !o.view.empty() ? replaceExtension(o.view, ".h5") : o.record;
   std::unique_ptr<Recorder> recorder;
-  if (!o.record.empty()) {
+  if (!record_path.empty()) {
     try {
       recorder = std::make_unique<Recorder>(
-          o.record, world->model(),
+          record_path, world->model(),
           RecordingInfo{o.scene, solver, world->model().dt, o.threads,
                         ws.solver_settings.max_iterations, ws.solver_settings.tolerance});
     } catch (const std::exception& e) {
@@ -198,8 +201,16 @@ int runSimulation(const RunOptions& o) {
   j["final_state_hash"] = hex64(world->state().hash());
   j["diverged"] = f.diverged;
   if (f.diverged) j["divergence"] = f.divergence;
-  if (!o.record.empty()) j["record"] = o.record;
+  if (!record_path.empty()) j["record"] = record_path;
+  if (!o.view.empty()) j["view"] = o.view;
 
+  // The page, from the recording just sealed; a run that diverged shows its steps up to there.
+  if (!o.view.empty()) {
+    if (const int code = writeViewerPage(record_path, o.view, std::cerr); code != kExitOk)
+      return code;
+    std::cerr << "subsim: the run's page: " << o.view
+              << " (open it in a browser; it needs no network)\n";
+  }
   if (o.json) {
     std::cout << j.dump(2) << "\n";
   } else {

@@ -9,6 +9,8 @@
 #include <iterator>
 #include <string>
 
+#include "cli_runner.hpp"
+
 namespace subsim::cli_test {
 
 class CliTempDir : public ::testing::Test {
@@ -31,6 +33,14 @@ class CliTempDir : public ::testing::Test {
   }
   static void write(const std::string& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
+  }
+  /// `steps` steps of `scene` recorded by `subsim run --record` into run.h5 here; its path.
+  std::string record(const std::string& scene, int steps) {
+    const std::string path = file("run.h5");
+    const Result r =
+        run("run " + scene + " --steps " + std::to_string(steps) + " --record " + path + " --json");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return path;
   }
 
   std::filesystem::path dir_;

@@ -25,14 +25,6 @@ using subsim::cli_test::run;
 
 class PlotCli : public subsim::cli_test::CliTempDir {
  protected:
-  std::string record(const std::string& scene, int steps) {
-    const std::string path = file("run.h5");
-    const Result r =
-        run("run " + scene + " --steps " + std::to_string(steps) + " --record " + path + " --json");
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return path;
-  }
-
   /// Runs `subsim plot ARGS`; with matplotlib, expects exit 0 and a PNG at `png`; without, exit 2
   /// and the message saying what to install.
   void expectPng(const std::string& args, const std::string& png) {

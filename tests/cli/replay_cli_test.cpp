@@ -21,17 +21,7 @@ using subsim::cli_test::contains;
 using subsim::cli_test::Result;
 using subsim::cli_test::run;
 
-class ReplayCli : public subsim::cli_test::CliTempDir {
- protected:
-  /// `steps` steps of `scene` recorded by `subsim run --record`; returns the file.
-  std::string record(const std::string& scene, int steps) {
-    const std::string path = file("run.h5");
-    const Result r =
-        run("run " + scene + " --steps " + std::to_string(steps) + " --record " + path + " --json");
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return path;
-  }
-};
+using ReplayCli = subsim::cli_test::CliTempDir;
 
 std::vector<std::string> split(const std::string& line, char sep) {
   std::vector<std::string> fields;

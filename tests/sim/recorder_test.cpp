@@ -148,6 +148,62 @@ TEST_F(RecorderTest, GranularRoundTripIsExact) {
   EXPECT_GT(pushing_contacts, 0);
 }
 
+// What `subsim view` draws: every shape of the model with its body, type, size and pose, and a
+// deformable's surface triangles with its node positions after each step (the home copies).
+TEST_F(RecorderTest, ShapesAndDeformableSurfacesRoundTrip) {
+  const std::string path = file("soft.h5");
+  World world(buildScenario("softball:cells=3").model);
+  {
+    Recorder recorder(path, world.model(), RecordingInfo{"softball", "subadmm", world.model().dt});
+    for (int k = 0; k < 2; ++k) {
+      const StepReport r = world.step();
+      recorder.record(world, r, evaluateStep(world.lastProblem(), world.lastSolution()));
+    }
+  }
+  const Recording rec = readRecording(path);
+  const Model& m = world.model();
+  ASSERT_EQ(rec.shapes.size(), m.shapes.size());
+  for (size_t k = 0; k < m.shapes.size(); ++k) {
+    const BodyShape& s = m.shapes[k];
+    EXPECT_EQ(rec.shapes[k].body, s.body);
+    EXPECT_EQ(rec.shapes[k].type, s.shape.type);
+    const Vec3 size = s.shape.type == ShapeType::Box
+                          ? s.shape.half_extents
+                          : Vec3(s.shape.radius, s.shape.half_length, 0.0);
+    EXPECT_EQ(rec.shapes[k].size, size);
+    EXPECT_EQ(rec.shapes[k].pose.position, s.local_pose.position);
+    EXPECT_EQ(rec.shapes[k].pose.orientation.coeffs(), s.local_pose.orientation.coeffs());
+  }
+  ASSERT_EQ(rec.body_kind.size(), m.bodies.size());
+  for (size_t b = 0; b < m.bodies.size(); ++b)
+    EXPECT_EQ(rec.body_kind[b], static_cast<int>(m.bodies[b].kind));
+  ASSERT_EQ(m.deformables.size(), 1u);
+  const DeformableBody& ball = m.deformables[0];
+  EXPECT_EQ(rec.deformable_names, std::vector<std::string>{ball.name});
+  ASSERT_EQ(rec.deformable_node_count, std::vector<int>{static_cast<int>(ball.node_home.size())});
+  ASSERT_EQ(rec.deformable_surface.size(), ball.surface.size());
+  EXPECT_EQ(rec.deformable_surface.front(), ball.surface.front());
+  ASSERT_EQ(rec.steps.size(), 2u);
+  const State& s = world.state();
+  ASSERT_EQ(rec.steps[1].deformable_x.size(), ball.node_home.size());
+  for (size_t k = 0; k < ball.node_home.size(); ++k) {
+    const auto [piece, node] = ball.node_home[k];
+    EXPECT_EQ(rec.steps[1].deformable_x[k],
+              Vec3(s.fem_x[ball.first_piece + piece].segment<3>(3 * node)));
+  }
+}
+
+// Recordings made before the shapes and deformables were recorded read without them.
+TEST_F(RecorderTest, RecordingsWithoutShapesStillRead) {
+  const std::string path = file("old.h5");
+  runAndRecord("sphere", 2, path);
+  EXPECT_FALSE(readRecording(path).shapes.empty());
+  detail::removeObjectForTesting(path, "/shapes");
+  const Recording rec = readRecording(path);
+  EXPECT_TRUE(rec.shapes.empty());
+  EXPECT_EQ(rec.steps.size(), 2u);
+}
+
 TEST_F(RecorderTest, RecordingsWithoutTheSolveStatusStillRead) {
   // solve_status was added after schema version 1 was fixed: older recordings lack it.
   const std::string path = file("older.h5");

@@ -1,5 +1,7 @@
 #include "subsim/sim/recorder.hpp"
 
+#include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -27,7 +29,57 @@ struct Recorder::Impl {
   // Reused across steps so that recording does not allocate once the contact count settles.
   DoubleBuffer position, orientation, contact_point, contact_normal, contact_impulse, contact_gap;
   std::vector<int> contact_bodies;
+  // Every deformable's body nodes in order, as {piece among all pieces, node of the piece}: where
+  // State::fem_x holds each (its home copy); and their positions of a step.
+  std::vector<std::array<int, 2>> deformable_node;
+  DoubleBuffer deformable_x;
 };
+
+namespace {
+
+/// A 1-D dataset of variable-length UTF-8 strings.
+void writeStrings(hid_t group, const char* name, const std::vector<std::string>& values,
+                  const std::string& context, const std::string& where) {
+  Handle type = variableString(H5T_CSET_UTF8, context);
+  const hsize_t n = values.size();
+  Handle space = checked(H5Screate_simple(1, &n, nullptr), H5Sclose, context, where);
+  Handle set = checked(
+      H5Dcreate2(group, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      H5Dclose, context, where);
+  std::vector<const char*> text;
+  for (const std::string& v : values) text.push_back(v.c_str());
+  if (n > 0)
+    checkStatus(H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()),
+                context, where);
+}
+
+/// /shapes: what the viewer draws of each body (docs/recording-format.md).
+void writeShapes(hid_t root, const Model& model, const std::string& context) {
+  Handle shapes = checked(H5Gcreate2(root, "shapes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                          H5Gclose, context, "group 'shapes'");
+  const std::size_t n = model.shapes.size();
+  std::vector<int> body(n), type(n);
+  DoubleBuffer size(3 * n), pose(7 * n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const BodyShape& s = model.shapes[k];
+    body[k] = s.body;
+    type[k] = static_cast<int>(s.shape.type);
+    const Vec3 dims = s.shape.type == ShapeType::Box ? s.shape.half_extents
+                                                     : Vec3(s.shape.radius, s.shape.half_length, 0);
+    for (int i = 0; i < 3; ++i) size[3 * k + i] = dims[i];
+    const Pose& p = s.local_pose;
+    const double values[7] = {p.position.x(),    p.position.y(),    p.position.z(),
+                              p.orientation.w(), p.orientation.x(), p.orientation.y(),
+                              p.orientation.z()};
+    std::copy_n(values, 7, pose.data() + 7 * k);
+  }
+  writeArray(shapes.get(), "body", body.data(), n, 0, context);
+  writeArray(shapes.get(), "type", type.data(), n, 0, context);
+  writeArray(shapes.get(), "size", size.data(), n, 3, context);
+  writeArray(shapes.get(), "pose", pose.data(), n, 7, context);
+}
+
+}  // namespace
 
 Recorder::Recorder(const std::string& path, const Model& model, const RecordingInfo& info)
     : impl_(std::make_unique<Impl>()) {
@@ -50,22 +102,35 @@ Recorder::Recorder(const std::string& path, const Model& model, const RecordingI
 
   Handle bodies = checked(H5Gcreate2(root, "bodies", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                           H5Gclose, context, "group 'bodies'");
-  {
-    Handle type = variableString(H5T_CSET_UTF8, context);
-    const hsize_t n = model.bodies.size();
-    Handle space = checked(H5Screate_simple(1, &n, nullptr), H5Sclose, context, "bodies/names");
-    Handle names = checked(H5Dcreate2(bodies.get(), "names", type.get(), space.get(), H5P_DEFAULT,
-                                      H5P_DEFAULT, H5P_DEFAULT),
-                           H5Dclose, context, "bodies/names");
-    std::vector<const char*> text;
-    for (const Body& b : model.bodies) text.push_back(b.name.c_str());
-    if (n > 0)
-      checkStatus(H5Dwrite(names.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()),
-                  context, "bodies/names");
-  }
+  std::vector<std::string> names;
+  for (const Body& b : model.bodies) names.push_back(b.name);
+  writeStrings(bodies.get(), "names", names, context, "bodies/names");
   std::vector<int> kinds;
   for (const Body& b : model.bodies) kinds.push_back(static_cast<int>(b.kind));
   writeArray(bodies.get(), "kind", kinds.data(), kinds.size(), 0, context);
+  writeShapes(root, model, context);
+
+  if (!model.deformables.empty()) {
+    Handle group = checked(H5Gcreate2(root, "deformables", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                           H5Gclose, context, "group 'deformables'");
+    std::vector<std::string> deformable_names;
+    std::vector<int> node_count, surface_count, surface;
+    for (const DeformableBody& d : model.deformables) {
+      const int first_node = static_cast<int>(impl_->deformable_node.size());
+      deformable_names.push_back(d.name);
+      node_count.push_back(static_cast<int>(d.node_home.size()));
+      surface_count.push_back(static_cast<int>(d.surface.size()));
+      for (const std::array<int, 2>& home : d.node_home)
+        impl_->deformable_node.push_back({d.first_piece + home[0], home[1]});
+      for (const std::array<int, 3>& tri : d.surface)
+        for (int corner : tri) surface.push_back(first_node + corner);
+    }
+    writeStrings(group.get(), "names", deformable_names, context, "deformables/names");
+    writeArray(group.get(), "node_count", node_count.data(), node_count.size(), 0, context);
+    writeArray(group.get(), "surface_count", surface_count.data(), surface_count.size(), 0,
+               context);
+    writeArray(group.get(), "surface", surface.data(), surface.size() / 3, 3, context);
+  }
 
   impl_->steps_group = checked(H5Gcreate2(root, "steps", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                                H5Gclose, context, "group 'steps'");
@@ -136,6 +201,12 @@ void Recorder::record(const World& world, const StepReport& report, const StepMe
     r.contact_bodies[2 * c + 1] = contact.body_b;
   }
 
+  r.deformable_x.resize(3 * r.deformable_node.size());
+  for (std::size_t k = 0; k < r.deformable_node.size(); ++k) {
+    const auto [piece, node] = r.deformable_node[k];
+    for (int i = 0; i < 3; ++i) r.deformable_x[3 * k + i] = state.fem_x[piece][3 * node + i];
+  }
+
   const std::string name = numberedName(static_cast<std::size_t>(r.steps));
   const std::string context =
       "cannot write recording '" + r.path + "': step " + std::to_string(r.steps) + ": ";
@@ -164,6 +235,8 @@ void Recorder::record(const World& world, const StepReport& report, const StepMe
     writeArray(g, "contact_impulse", r.contact_impulse.data(), nc, 3, context);
     writeArray(g, "contact_gap", r.contact_gap.data(), nc, 0, context);
     writeArray(g, "contact_bodies", r.contact_bodies.data(), nc, 2, context);
+    if (!r.deformable_node.empty())
+      writeArray(g, "deformable_x", r.deformable_x.data(), r.deformable_node.size(), 3, context);
   } catch (...) {
     // A half-written step group would make the whole file unreadable (readRecording rejects
     // it), so drop it: the steps before it stay a valid recording and a retry reuses the name.
@@ -198,9 +271,18 @@ class RecordingReader : FileReader {
     rec.dt = readScalar<double>(root, "/", "dt");
 
     Handle bodies = openGroup(root, "bodies", "/bodies");
-    rec.body_names = readStrings(bodies.get(), "/bodies/names");
+    rec.body_names = readStrings(bodies.get(), "names", "/bodies/names");
     const hsize_t nb = rec.body_names.size();
-    readArray<int>(bodies.get(), "kind", "/bodies/kind", nb, 0);
+    const std::vector<int> kinds = readArray<int>(bodies.get(), "kind", "/bodies/kind", nb, 0);
+    rec.body_kind.assign(kinds.begin(), kinds.end());
+    for (int k : rec.body_kind)
+      if (k < 0 || k > static_cast<int>(BodyKind::Articulated))
+        fail("dataset /bodies/kind holds " + std::to_string(k) + ", not a body kind");
+    // Added after schema version 1 was fixed (for `subsim view`): older recordings lack them.
+    if (H5Lexists(root, "shapes", H5P_DEFAULT) > 0) readShapes(root, nb, rec);
+    hsize_t deformable_nodes = 0;
+    if (H5Lexists(root, "deformables", H5P_DEFAULT) > 0)
+      deformable_nodes = readDeformables(root, rec);
 
     Handle steps = openGroup(root, "steps", "/steps");
     const hsize_t count = memberCount(steps.get(), "/steps");
@@ -209,7 +291,7 @@ class RecordingReader : FileReader {
       const std::string name = numberedName(k);
       // Groups are numbered from 000000 without gaps; any other member means a foreign file.
       Handle group = openGroup(steps.get(), name, "/steps/" + name);
-      readStep(group.get(), "/steps/" + name + "/", nb, rec.steps[k]);
+      readStep(group.get(), "/steps/" + name + "/", nb, deformable_nodes, rec.steps[k]);
     }
     // Read last, so that a foreign file is still named by its first missing group.
     rec.threads = readScalar<int>(root, "/", "threads");
@@ -256,9 +338,65 @@ class RecordingReader : FileReader {
     return readValues<T>(set.get(), full, n * (cols == 0 ? 1 : cols), " as numbers");
   }
 
-  std::vector<std::string> readStrings(hid_t group, const std::string& full) const {
+  void readShapes(hid_t root, hsize_t nb, Recording& rec) const {
+    Handle shapes = openGroup(root, "shapes", "/shapes");
     hsize_t n = 0;
-    Handle set = openDataset(group, "names", full, n, true, 0, true);
+    openDataset(shapes.get(), "body", "/shapes/body", n, true, 0, false);
+    const std::vector<int> body = readArray<int>(shapes.get(), "body", "/shapes/body", n, 0);
+    const std::vector<int> type = readArray<int>(shapes.get(), "type", "/shapes/type", n, 0);
+    const DoubleBuffer size = readArray<double>(shapes.get(), "size", "/shapes/size", n, 3);
+    const DoubleBuffer pose = readArray<double>(shapes.get(), "pose", "/shapes/pose", n, 7);
+    rec.shapes.resize(n);
+    for (hsize_t k = 0; k < n; ++k) {
+      if (body[k] < 0 || static_cast<hsize_t>(body[k]) >= nb)
+        fail("dataset /shapes/body holds " + std::to_string(body[k]) + ", not a body index");
+      if (type[k] < 0 || type[k] > static_cast<int>(ShapeType::Plane))
+        fail("dataset /shapes/type holds " + std::to_string(type[k]) + ", not a shape type");
+      RecordedShape& s = rec.shapes[k];
+      s.body = body[k];
+      s.type = static_cast<ShapeType>(type[k]);
+      s.size = Vec3(size[3 * k], size[3 * k + 1], size[3 * k + 2]);
+      const double* p = pose.data() + 7 * k;
+      s.pose.position = Vec3(p[0], p[1], p[2]);
+      s.pose.orientation = Quat(p[3], p[4], p[5], p[6]);
+    }
+  }
+
+  /// Returns the deformables' node count (the rows of each step's deformable_x).
+  hsize_t readDeformables(hid_t root, Recording& rec) const {
+    Handle group = openGroup(root, "deformables", "/deformables");
+    rec.deformable_names = readStrings(group.get(), "names", "/deformables/names");
+    const hsize_t nd = rec.deformable_names.size();
+    const std::vector<int> nodes =
+        readArray<int>(group.get(), "node_count", "/deformables/node_count", nd, 0);
+    const std::vector<int> triangles =
+        readArray<int>(group.get(), "surface_count", "/deformables/surface_count", nd, 0);
+    hsize_t total_nodes = 0, total_triangles = 0;
+    for (hsize_t d = 0; d < nd; ++d) {
+      if (nodes[d] < 0 || triangles[d] < 0) fail("/deformables holds a negative count");
+      total_nodes += static_cast<hsize_t>(nodes[d]);
+      total_triangles += static_cast<hsize_t>(triangles[d]);
+    }
+    rec.deformable_node_count.assign(nodes.begin(), nodes.end());
+    rec.deformable_surface_count.assign(triangles.begin(), triangles.end());
+    const std::vector<int> surface =
+        readArray<int>(group.get(), "surface", "/deformables/surface", total_triangles, 3);
+    rec.deformable_surface.resize(total_triangles);
+    for (hsize_t t = 0; t < total_triangles; ++t)
+      for (int i = 0; i < 3; ++i) {
+        const int node = surface[3 * t + i];
+        if (node < 0 || static_cast<hsize_t>(node) >= total_nodes)
+          fail("dataset /deformables/surface holds node " + std::to_string(node) + " of " +
+               std::to_string(total_nodes));
+        rec.deformable_surface[t][i] = node;
+      }
+    return total_nodes;
+  }
+
+  std::vector<std::string> readStrings(hid_t group, const char* name,
+                                       const std::string& full) const {
+    hsize_t n = 0;
+    Handle set = openDataset(group, name, full, n, true, 0, true);
     Handle type = checked(H5Dget_type(set.get()), H5Tclose, prefix(), full);
     std::vector<std::string> names(n);
     if (n == 0) return names;
@@ -286,7 +424,15 @@ class RecordingReader : FileReader {
     return names;
   }
 
-  void readStep(hid_t g, const std::string& where, hsize_t nb, RecordedStep& step) const {
+  void readStep(hid_t g, const std::string& where, hsize_t nb, hsize_t deformable_nodes,
+                RecordedStep& step) const {
+    if (deformable_nodes > 0) {
+      const DoubleBuffer x =
+          readArray<double>(g, "deformable_x", where + "deformable_x", deformable_nodes, 3);
+      step.deformable_x.resize(deformable_nodes);
+      for (hsize_t k = 0; k < deformable_nodes; ++k)
+        step.deformable_x[k] = Vec3(x[3 * k], x[3 * k + 1], x[3 * k + 2]);
+    }
     step.time = readScalar<double>(g, where, "time");
     step.iterations = readScalar<int>(g, where, "iterations");
     step.residual = readScalar<double>(g, where, "residual");

@@ -75,6 +75,18 @@ struct RecordedStep {
   std::vector<Vec3> contact_point, contact_normal, contact_impulse;  // impulse [n, t1, t2] N s
   DoubleBuffer contact_gap;
   std::vector<std::array<int, 2>> contact_bodies;  // body indices, -1 none
+  /// Every deformable's node positions after the step, deformables in order (empty without).
+  std::vector<Vec3> deformable_x;
+};
+
+/// One collision shape of a body, as the viewer draws it: size is (radius, half length, 0) for a
+/// sphere, capsule or cylinder (axis along the shape's z), the half extents for a box, 0 for a
+/// plane (the shape's z = 0 plane); pose places it in the body's centre-of-mass frame.
+struct RecordedShape {
+  int body = 0;
+  ShapeType type = ShapeType::Sphere;
+  Vec3 size = Vec3::Zero();
+  Pose pose;
 };
 
 /// What a recording holds, read back (for tests, replay and plots).
@@ -85,6 +97,14 @@ struct Recording {
   int iterations_cap;
   double tolerance;
   std::vector<std::string> body_names;
+  std::vector<int> body_kind;  // BodyKind values
+  // Added after schema version 1 was fixed (empty in recordings made before them): the bodies'
+  // shapes and the deformables' names, node counts and surface triangles (node indices into all
+  // deformables' nodes in order, as RecordedStep::deformable_x).
+  std::vector<RecordedShape> shapes;
+  std::vector<std::string> deformable_names;
+  std::vector<int> deformable_node_count, deformable_surface_count;
+  std::vector<std::array<int, 3>> deformable_surface;
   std::vector<RecordedStep> steps;
 };
 
