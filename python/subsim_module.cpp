@@ -42,7 +42,8 @@ Array vector(const VecX& v) {
   return a;
 }
 
-/// `a` as `rows` x `cols` finite doubles, else ValueError naming `what` and the shape expected.
+/// `a` as `rows` x `cols` finite doubles (cols 0: a vector of `rows`), else ValueError naming
+/// `what` and the shape expected.
 std::vector<double> readMatrix(const Array& a, int rows, int cols, const std::string& what) {
   const bool fits = cols == 0 ? (a.ndim() == 1 && a.shape(0) == rows)
                               : (a.ndim() == 2 && a.shape(0) == rows && a.shape(1) == cols);
