@@ -22,6 +22,11 @@ class SimulationDiverged : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// std::invalid_argument (Python: ValueError) unless iterations >= 1, tolerance is finite and
+/// >= 0 and threads >= 1 (unset parts pass).
+void checkSolverSettings(std::optional<int> iterations, std::optional<double> tolerance,
+                         int threads);
+
 class PythonWorld {
  public:
   /// Loads `scene` (a scene file or a built-in scene with parameters); the request's unset parts
@@ -43,7 +48,7 @@ class PythonWorld {
   void setBodyForce(int body, const Vec3& force, const Vec3& torque);
   void setJointTorque(int robot, const VecX& tau);
   /// q (nq) and v (nv, or empty: zero) targets of the robot's drives in place of its trajectory;
-  /// an empty q gives the trajectory back.
+  /// an empty q gives the trajectory back.  (Sizes: checked by World::step.)
   void setJointTarget(int robot, const VecX& q, const VecX& v);
   void clearInputs();
 

@@ -126,10 +126,7 @@ struct Solution {
 Solution solveProblem(const Problem& problem, const std::string& solver, int iterations,
                       double tolerance, int threads, const py::dict& options, bool warm_start,
                       bool history) {
-  if (iterations < 1) throw std::invalid_argument("iterations: expected at least 1");
-  if (!(tolerance >= 0.0 && std::isfinite(tolerance)))
-    throw std::invalid_argument("tolerance: expected a finite value >= 0");
-  if (threads < 1) throw std::invalid_argument("threads: expected at least 1");
+  checkSolverSettings(iterations, tolerance, threads);
   const std::unique_ptr<Solver> s = makeSolver(solver, optionsOf(options));
   SolverSettings settings;
   settings.max_iterations = iterations;

@@ -125,9 +125,6 @@ int runReplay(const ReplayOptions& options);
 int runPlot(const PlotOptions& options);
 /// `subsim view FILE.h5`: the recording as a self-contained HTML page.
 int runView(const ViewOptions& options);
-/// `path` with its extension (after the last '.' of its last component) replaced by
-/// `extension` (".h5"), or with `extension` added where it has none.
-std::string replaceExtension(const std::string& path, const std::string& extension);
 /// The page `subsim view` writes: --output, else the recording's name with .html.
 std::string viewOutputOf(const ViewOptions& options);
 /// Reads `recording` and writes its page to `page`; errors go to `err`; an exit code.

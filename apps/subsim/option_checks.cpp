@@ -177,7 +177,7 @@ void checkRunOptions(const RunOptions& o) {
     throw OptionError("--solver: unknown solver '" + *o.solver + "' (known: " + solverNameList() +
                       ")");
   parseSolverOptionArgs(o.solver_options);
-  if (!o.view.empty() && (o.view == o.record || replaceExtension(o.view, ".h5") == o.view))
+  if (!o.view.empty() && (o.view == o.record || std::filesystem::path(o.view).extension() == ".h5"))
     throw OptionError("--view: expected the page to write (PAGE.html), got '" + o.view +
                       "', which would overwrite the recording");
   try {

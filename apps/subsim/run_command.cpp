@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -106,7 +107,9 @@ int runSimulation(const RunOptions& o) {
 
   // --view records too: to --record's file, else the page's name with .h5.
   const std::string record_path =
-      o.record.empty() && !o.view.empty() ? replaceExtension(o.view, ".h5") : o.record;
+      o.record.empty() && !o.view.empty()
+          ? std::filesystem::path(o.view).replace_extension(".h5").string()
+          : o.record;
   std::unique_ptr<Recorder> recorder;
   if (!record_path.empty()) {
     try {

@@ -1,5 +1,6 @@
 // `subsim view FILE.h5 [--output PAGE.html]`: a recording as one self-contained HTML page
 // (viewer_page.hpp; README.md, "Seeing a run: subsim view").
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -8,16 +9,9 @@
 
 namespace subsim::cli {
 
-std::string replaceExtension(const std::string& path, const std::string& extension) {
-  const std::size_t dot = path.rfind('.');
-  const std::size_t slash = path.find_last_of('/');
-  const bool has_extension =
-      dot != std::string::npos && (slash == std::string::npos || dot > slash);
-  return (has_extension ? path.substr(0, dot) : path) + extension;
-}
-
 std::string viewOutputOf(const ViewOptions& o) {
-  return o.output.empty() ? replaceExtension(o.file, ".html") : o.output;
+  return o.output.empty() ? std::filesystem::path(o.file).replace_extension(".html").string()
+                          : o.output;
 }
 
 int writeViewerPage(const std::string& recording, const std::string& page, std::ostream& err) {

@@ -135,9 +135,8 @@ std::string viewerPage(const Recording& rec) {
         "this subsim was built without three.js, which the page needs: run scripts/setup.sh "
         "(it installs three.js with npm into viewer/node_modules), then build again");
   std::string page = reinterpret_cast<const char*>(kViewerTemplate);
-  std::string title = rec.scene;
-  for (std::size_t at = title.find('<'); at != std::string::npos; at = title.find('<', at))
-    title.replace(at, 1, "&lt;");
+  std::string title;
+  for (char c : rec.scene) title += c == '&' ? "&amp;" : c == '<' ? "&lt;" : std::string(1, c);
   replaceOnce(page, "@TITLE@", title);
   replaceOnce(page, "/*THREE_JS*/", reinterpret_cast<const char*>(kThreeJs));
   replaceOnce(page, "/*SUBSIM_DATA*/", viewerData(rec));

@@ -100,12 +100,20 @@ TEST(Robot, PendulumPeriodMatchesTheSmallAngleFormula) {
   EXPECT_NEAR(measured, period, 0.01 * period);
 }
 
-TEST(Robot, PdWithGravityCompensationHoldsTheTarget) {
+/// The double pendulum with PD drives (kp 400 N m/rad, kd 40 N m s/rad) and gravity
+/// compensation, holding its initial pose unless given a target.
+Model pdPendulumModel() {
   Model m = pendulumModel(0.01, 0.3, 2);
   Robot& r = m.robots[0];
   r.kp = VecX::Constant(2, 400.0);
   r.kd = VecX::Constant(2, 40.0);
   r.gravity_compensation = true;
+  return m;
+}
+
+TEST(Robot, PdWithGravityCompensationHoldsTheTarget) {
+  Model m = pdPendulumModel();
+  Robot& r = m.robots[0];
   r.target.times = {0.0};
   r.target.positions = {(VecX(2) << 0.8, -0.4).finished()};
   World w(m);
@@ -123,12 +131,7 @@ TEST(Robot, PdWithGravityCompensationHoldsTheTarget) {
 // A controller's joint targets replace the trajectory, and a joint torque tau against the PD
 // holds the joint tau / kp off its target (the drive's static equilibrium, gravity compensated).
 TEST(Robot, ControllerTargetsAndTorquesDriveTheJoints) {
-  Model m = pendulumModel(0.01, 0.3, 2);
-  Robot& r = m.robots[0];
-  r.kp = VecX::Constant(2, 400.0);
-  r.kd = VecX::Constant(2, 40.0);
-  r.gravity_compensation = true;
-  World w(m);
+  World w(pdPendulumModel());
   const VecX target = (VecX(2) << 0.8, -0.4).finished();
   VecX tau = VecX::Zero(2);
   w.setController([&](const Model&, const State&, BodyForces& f) {

@@ -340,9 +340,9 @@ class RecordingReader : FileReader {
 
   void readShapes(hid_t root, hsize_t nb, Recording& rec) const {
     Handle shapes = openGroup(root, "shapes", "/shapes");
-    hsize_t n = 0;
-    openDataset(shapes.get(), "body", "/shapes/body", n, true, 0, false);
-    const std::vector<int> body = readArray<int>(shapes.get(), "body", "/shapes/body", n, 0);
+    hsize_t n = 0;  // the shape count, from /shapes/body; the other datasets must match it
+    Handle body_set = openDataset(shapes.get(), "body", "/shapes/body", n, true, 0, false);
+    const std::vector<int> body = readValues<int>(body_set.get(), "/shapes/body", n, " as numbers");
     const std::vector<int> type = readArray<int>(shapes.get(), "type", "/shapes/type", n, 0);
     const DoubleBuffer size = readArray<double>(shapes.get(), "size", "/shapes/size", n, 3);
     const DoubleBuffer pose = readArray<double>(shapes.get(), "pose", "/shapes/pose", n, 7);
