@@ -11,7 +11,7 @@ PACKAGES=(
   clang-14 libclang-rt-14-dev libomp-14-dev llvm-14
   python3 python3-matplotlib
   python3-dev python3-numpy python3-pytest pybind11-dev
-  chromium
+  chromium libcpp-httplib-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,4 +1,5 @@
 #include "bench_table.hpp"
+#include "table_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,18 +18,6 @@ std::string fixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
-}
-
-// The fewest digits (at least 6) that read back to the same double: CSV is for further processing.
-std::string exact(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  std::string s = buf;
-  for (int p = 6; p < 17; ++p) {
-    std::snprintf(buf, sizeof buf, "%.*g", p, v);
-    if (std::strtod(buf, nullptr) == v) return buf;
-  }
-  return s;
 }
 
 std::string joinLevels(const std::vector<int>& values) {
@@ -147,7 +136,7 @@ std::string formatPaperTable(const Report& r) {
          "starts, so AT is the solve alone.  Threads: "
       << r.threads << ".  Tolerance 0: every solve runs exactly its iteration count.\n\n";
   for (const SceneInfo& s : r.scenes) {
-    out << "- " << s.spec << ": " << s.dof << " DOF, dt " << exact(s.dt) << " s, "
+    out << "- " << s.spec << ": " << s.dof << " DOF, dt " << exactText(s.dt) << " s, "
         << s.problems_recorded << " steps recorded";
     if (!s.reference_note.empty()) out << " (" << s.reference_note << ")";
     out << ", " << s.problems_replayed << " solved per cell, input hash "
@@ -266,7 +255,7 @@ std::string formatMarkdown(const Report& r) {
 
   for (const SceneInfo& s : r.scenes) {
     out << "\n## " << s.spec << "\n\n";
-    out << "Scene `" << s.spec << "`: " << s.steps << " steps of dt = " << exact(s.dt) << " s, "
+    out << "Scene `" << s.spec << "`: " << s.steps << " steps of dt = " << exactText(s.dt) << " s, "
         << s.dof << " DOF.  ";
     if (r.problems_mode) {
       out << s.problems_recorded << " problems recorded";
@@ -372,7 +361,7 @@ std::string formatCsv(const Report& r) {
   out << "scene,solver,iterations,at_ms,aa,aa_fb,aa_nm,failed,failure_reason,solve_status";
   if (r.problems_mode) out << ",input_hash";
   out << "\n";
-  const auto opt = [](const std::optional<double>& v) { return v ? exact(*v) : std::string(); };
+  const auto opt = [](const std::optional<double>& v) { return v ? exactText(*v) : std::string(); };
   for (const Cell& c : r.cells) {
     out << csvField(c.scene) << "," << csvField(c.solver) << "," << c.iterations << ","
         << opt(c.at_ms) << "," << opt(c.aa) << "," << opt(c.aa_fb) << "," << opt(c.aa_nm) << ","

@@ -115,6 +115,15 @@ void addReplayAndPlot(CLI::App& app, CommandLine& line) {
   view->add_option("recording", line.view.file, "the recording (FILE.h5)")->required();
   view->add_option("--output", line.view.output,
                    "the page to write (default: the recording's name with .html)");
+  CLI::Option* view_serve =
+      view->add_flag("--serve", line.view.serve,
+                     "serve the page on http://127.0.0.1:PORT/ until Ctrl-C instead of writing it");
+  view->add_option(
+          "--port", line.view.port,
+          "--serve's port (default " + std::to_string(kDefaultServePort) + "; 0: any free one)")
+      ->check(wholeNumber(0, 65535))
+      ->needs(view_serve);
+  view_serve->excludes("--output");
 }
 
 }  // namespace
@@ -202,6 +211,16 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
   run_cmd->add_option("--view", run.view,
                       "write the run's page (subsim view) to PAGE.html at the end; recorded to "
                       "PAGE.h5 unless --record names the recording");
+  CLI::Option* run_serve = run_cmd->add_flag(
+      "--serve", run.serve,
+      "show the run live in a browser: its page on http://127.0.0.1:PORT/ while it runs, and "
+      "after it until Ctrl-C");
+  run_cmd
+      ->add_option(
+          "--port", run.port,
+          "--serve's port (default " + std::to_string(kDefaultServePort) + "; 0: any free one)")
+      ->check(wholeNumber(0, 65535))
+      ->needs(run_serve);
   run_cmd->add_flag("--json", run.json, "print one JSON object with the run's figures on stdout");
 
   BenchOptions& bench = line.bench;

@@ -1,5 +1,6 @@
 #pragma once
-// Subcommands of the `subsim` command line.  Exit codes: 0 done, 2 bad input, 3 diverged.
+// Subcommands of the `subsim` command line.  Exit codes: 0 done, 2 bad input, 3 diverged, 130
+// a run stopped by Ctrl-C (SIGINT) or SIGTERM.
 #include <optional>
 #include <ostream>
 #include <string>
@@ -10,6 +11,10 @@ namespace subsim::cli {
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 2;
 constexpr int kExitDiverged = 3;
+constexpr int kExitInterrupted = 130;  // as a shell reports a process ended by SIGINT
+
+/// The port `--serve` uses when --port does not name one.
+constexpr int kDefaultServePort = 7070;
 
 struct RunOptions {
   std::string scene = "granular";
@@ -31,6 +36,9 @@ struct RunOptions {
   /// --view PAGE.html: the run's page (subsim view) at the end; recorded to PAGE's name with .h5
   /// when --record is not given.
   std::string view;
+  /// --serve: the run's page on http://127.0.0.1:PORT/ while it runs, and after it until Ctrl-C.
+  bool serve = false;
+  std::optional<int> port;  // with --serve; 0 any free port
   bool json = false;
 };
 
@@ -108,6 +116,8 @@ struct PlotOptions {
 struct ViewOptions {
   std::string file;
   std::string output;  // default: FILE's name with .html for its extension
+  bool serve = false;  // serve the page on http://127.0.0.1:PORT/ until Ctrl-C instead
+  std::optional<int> port;
 };
 
 int runScenarios();

@@ -19,6 +19,7 @@
 #include "replay_plot_checks.hpp"
 #include "subsim/sim/recorder.hpp"
 #include "subsim/sim/recording_summary.hpp"
+#include "table_text.hpp"
 
 namespace subsim::cli {
 
@@ -46,12 +47,6 @@ bool writable(const std::string& path, std::string& reason) {
   return true;
 }
 
-std::string exact(double value) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", value);
-  return buf;
-}
-
 /// The columns after step,time_s that each kind draws (scripts/plot_recording.py reads their
 /// names for its axes), and the value of one step.
 std::vector<std::string> columnsOf(const std::string& kind) {
@@ -62,13 +57,13 @@ std::vector<std::string> columnsOf(const std::string& kind) {
   return {"residual", "aa"};  // convergence
 }
 std::string valueOf(const StepFigures& f, const std::string& column) {
-  if (column == "max_penetration_mm") return exact(f.max_penetration_mm);
-  if (column == "energy_j") return exact(*f.energy);
-  if (column == "joint_error") return exact(*f.joint_error);
+  if (column == "max_penetration_mm") return exactText(f.max_penetration_mm);
+  if (column == "energy_j") return exactText(*f.energy);
+  if (column == "joint_error") return exactText(*f.joint_error);
   if (column == "contacts") return std::to_string(f.contacts);
-  if (column == "normal_force_n") return exact(f.normal_force);
-  if (column == "residual") return exact(f.residual);
-  return f.accuracy ? exact(*f.accuracy) : std::string();  // aa: none without constraints
+  if (column == "normal_force_n") return exactText(f.normal_force);
+  if (column == "residual") return exactText(f.residual);
+  return f.accuracy ? exactText(*f.accuracy) : std::string();  // aa: none without constraints
 }
 
 int plotCsv(const PlotOptions& o, const std::string& png) {
@@ -120,7 +115,7 @@ int plotRecording(const PlotOptions& o, const std::string& png) {
   for (const std::string& c : columns) csv << "," << c;
   csv << "\n";
   for (const StepFigures& f : figures) {
-    csv << f.step << "," << exact(f.time);
+    csv << f.step << "," << exactText(f.time);
     for (const std::string& c : columns) csv << "," << valueOf(f, c);
     csv << "\n";
   }

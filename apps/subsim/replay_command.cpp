@@ -13,6 +13,7 @@
 #include "replay_plot_checks.hpp"
 #include "subsim/sim/recorder.hpp"
 #include "subsim/sim/recording_summary.hpp"
+#include "table_text.hpp"
 
 namespace subsim::cli {
 
@@ -23,12 +24,9 @@ std::string format(const char* spec, double value) {
   std::snprintf(buf, sizeof buf, spec, value);
   return buf;
 }
-/// Every digit a double needs to read back as the same double (CSV).
-std::string exact(double value) {
-  return format("%.17g", value);
-}
-std::string exact(const std::optional<double>& value) {
-  return value ? exact(*value) : std::string();
+/// exactText, or nothing for a figure the recording lacks.
+std::string exactOrEmpty(const std::optional<double>& value) {
+  return value ? exactText(*value) : std::string();
 }
 
 /// "converged 98, iteration-cap 2" (only the statuses that occurred).
@@ -54,11 +52,12 @@ std::string csv(const std::vector<StepFigures>& figures) {
   std::ostringstream out;
   out << kCsvHeader << "\n";
   for (const StepFigures& f : figures)
-    out << f.step << "," << exact(f.time) << "," << f.iterations << "," << f.solve_status << ","
-        << exact(f.residual) << "," << exact(f.constraint_residual) << "," << exact(f.accuracy)
-        << "," << exact(f.solver_ms) << "," << exact(f.step_ms) << "," << f.contacts << ","
-        << exact(f.max_penetration_mm) << "," << exact(f.normal_force) << "," << exact(f.energy)
-        << "," << exact(f.joint_error) << "\n";
+    out << f.step << "," << exactText(f.time) << "," << f.iterations << "," << f.solve_status << ","
+        << exactText(f.residual) << "," << exactText(f.constraint_residual) << ","
+        << exactOrEmpty(f.accuracy) << "," << exactText(f.solver_ms) << "," << exactText(f.step_ms)
+        << "," << f.contacts << "," << exactText(f.max_penetration_mm) << ","
+        << exactText(f.normal_force) << "," << exactOrEmpty(f.energy) << ","
+        << exactOrEmpty(f.joint_error) << "\n";
   return out.str();
 }
 

@@ -12,12 +12,15 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
+#include "live_view.hpp"
 #include "option_checks.hpp"
 #include "scene_loading.hpp"
 #include "subsim/math/fnv1a_hash.hpp"
 #include "subsim/metrics/step_metrics.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/recorder.hpp"
+#include "subsim/sim/recording_capture.hpp"
 #include "subsim/sim/world.hpp"
 
 namespace subsim::cli {
@@ -53,7 +56,7 @@ struct RunFigures {
   double accuracy_sum = 0.0, accuracy_fb_sum = 0.0, natural_map_sum = 0.0;
   int steps_with_constraints = 0, steps_with_contacts = 0;
   double bilateral_max = 0.0, dynamics_max = 0.0, penetration_max = 0.0;
-  bool diverged = false;
+  bool diverged = false, interrupted = false;
   std::string divergence;
   std::array<int, kSolveStatusCount> solve_status{};  // completed steps' solves, per status
 };
@@ -110,24 +113,44 @@ int runSimulation(const RunOptions& o) {
       o.record.empty() && !o.view.empty()
           ? std::filesystem::path(o.view).replace_extension(".h5").string()
           : o.record;
+  const RecordingInfo info{o.scene,
+                           solver,
+                           world->model().dt,
+                           o.threads,
+                           ws.solver_settings.max_iterations,
+                           ws.solver_settings.tolerance};
   std::unique_ptr<Recorder> recorder;
   if (!record_path.empty()) {
     try {
-      recorder = std::make_unique<Recorder>(
-          record_path, world->model(),
-          RecordingInfo{o.scene, solver, world->model().dt, o.threads,
-                        ws.solver_settings.max_iterations, ws.solver_settings.tolerance});
+      recorder = std::make_unique<Recorder>(record_path, world->model(), info);
     } catch (const std::exception& e) {
       std::cerr << "subsim: " << e.what() << "\n";
       return kExitBadInput;
     }
   }
+  std::unique_ptr<LiveView> live;
+  RecordedStep live_step;
+  if (o.serve) {
+    try {
+      live = std::make_unique<LiveView>(recordingHeader(world->model(), info),
+                                        o.port.value_or(kDefaultServePort));
+    } catch (const std::exception& e) {
+      std::cerr << "subsim: --serve: " << e.what() << "\n";
+      return kExitBadInput;
+    }
+    std::cerr << "subsim: watch the run at " << live->url() << " (Ctrl-C ends it)" << std::endl;
+  }
+  const InterruptGuard interrupt;
 
   RunFigures f;
   f.solver_ms.reserve(steps);
   f.step_ms.reserve(steps);
   ProgressBar progress(steps);
   for (int k = 0; k < steps; ++k) {
+    if (interrupt.interrupted()) {
+      f.interrupted = true;
+      break;
+    }
     const StepReport r = world->step();
     f.penetration_max = std::max(f.penetration_max, r.max_penetration);
     if (r.diverged) {
@@ -137,6 +160,10 @@ int runSimulation(const RunOptions& o) {
     }
     const StepMetrics m = evaluateStep(world->lastProblem(), world->lastSolution());
     if (recorder) recorder->record(*world, r, m);
+    if (live) {
+      captureStep(*world, r, m, live_step);
+      live->append(live_step);
+    }
     ++f.steps_completed;
     ++f.solve_status[static_cast<int>(r.solve_status)];
     f.iterations_sum += r.iterations;
@@ -160,6 +187,7 @@ int runSimulation(const RunOptions& o) {
     progress.update(k + 1);
   }
   recorder.reset();
+  if (live) live->finish();
 
   const int n = std::max(f.steps_completed, 1);
   nlohmann::json j;
@@ -204,8 +232,10 @@ int runSimulation(const RunOptions& o) {
   j["final_state_hash"] = hex64(world->state().hash());
   j["diverged"] = f.diverged;
   if (f.diverged) j["divergence"] = f.divergence;
+  j["interrupted"] = f.interrupted;
   if (!record_path.empty()) j["record"] = record_path;
   if (!o.view.empty()) j["view"] = o.view;
+  if (live) j["serve"] = live->url();
 
   // The page, from the recording just sealed; a run that diverged shows its steps up to there.
   if (!o.view.empty()) {
@@ -220,12 +250,22 @@ int runSimulation(const RunOptions& o) {
     for (auto it = j.begin(); it != j.end(); ++it)
       std::cout << it.key() << ": " << it.value().dump() << "\n";
   }
-  if (f.diverged) {
+  std::cout << std::flush;
+  if (f.interrupted) {
+    std::cerr << "subsim: interrupted after " << f.steps_completed << " of " << steps
+              << " steps; the figures above, and any recording, cover those\n";
+    return kExitInterrupted;
+  }
+  if (f.diverged)
     std::cerr << "subsim: diverged at step " << f.steps_completed + 1 << ": " << f.divergence
               << "\n";
-    return kExitDiverged;
+  if (live) {
+    // The page keeps its steps; a diverged run's page shows it up to the divergence.
+    std::cerr << "subsim: the run has ended; its page stays at " << live->url() << " until Ctrl-C"
+              << std::endl;
+    interrupt.wait();
   }
-  return kExitOk;
+  return f.diverged ? kExitDiverged : kExitOk;
 }
 
 }  // namespace subsim::cli

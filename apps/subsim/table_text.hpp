@@ -3,6 +3,8 @@
 // table goes.
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iomanip>
@@ -28,6 +30,18 @@ inline std::string scientificText(double v) {
   std::ostringstream s;
   s << std::scientific << std::setprecision(1) << v;
   return s.str();
+}
+
+/// The fewest digits (at least 6) that read back as the same double: CSV is for further
+/// processing.
+inline std::string exactText(double v) {
+  char buf[64];
+  for (int p = 6; p < 17; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*g", p, v);
+    if (std::strtod(buf, nullptr) == v) return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
 }
 
 /// Opens an output file (before the long runs, so that an unwritable path fails at once); false,

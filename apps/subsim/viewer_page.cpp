@@ -1,5 +1,6 @@
 #include "viewer_page.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -39,20 +40,6 @@ void append(std::vector<float>& out, const Vec3& v) {
   for (int i = 0; i < 3; ++i) out.push_back(static_cast<float>(v[i]));
 }
 
-nlohmann::json optionalSeries(const Recording& rec,
-                              const std::optional<double> RecordedStep::*field) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const RecordedStep& s : rec.steps)
-    out.push_back(s.*field ? nlohmann::json(*(s.*field)) : nlohmann::json());
-  return out;
-}
-
-nlohmann::json series(const Recording& rec, double RecordedStep::*field) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const RecordedStep& s : rec.steps) out.push_back(s.*field);
-  return out;
-}
-
 void replaceOnce(std::string& text, const std::string& marker, const std::string& value) {
   const std::size_t at = text.find(marker);
   if (at == std::string::npos) throw std::logic_error("viewer template lacks " + marker);
@@ -65,7 +52,10 @@ bool viewerAvailable() {
   return kHaveThreeJs;
 }
 
-std::string viewerData(const Recording& rec) {
+namespace {
+
+/// The part of the page's data that does not change as steps arrive.
+nlohmann::json headerJson(const Recording& rec) {
   nlohmann::json d;
   d["scene"] = rec.scene;
   d["solver"] = rec.solver;
@@ -91,12 +81,23 @@ std::string viewerData(const Recording& rec) {
   for (const auto& tri : rec.deformable_surface)
     surface.insert(surface.end(), tri.begin(), tri.end());
   d["deformable_surface"] = base64(surface);
+  return d;
+}
 
-  nlohmann::json time = nlohmann::json::array();
+/// Steps [first, end) of `rec`, as the fields the page's data documents.
+nlohmann::json framesJson(const Recording& rec, std::size_t first, std::size_t end) {
+  nlohmann::json d, time = nlohmann::json::array(), solver_ms = nlohmann::json::array(),
+                    residual = nlohmann::json::array(), penetration = nlohmann::json::array(),
+                    energy = nlohmann::json::array();
   std::vector<float> position, orientation, deformable_x, point, normal, impulse;
   std::vector<std::int32_t> contact_begin{0};
-  for (const RecordedStep& s : rec.steps) {
+  for (std::size_t k = first; k < end; ++k) {
+    const RecordedStep& s = rec.steps[k];
     time.push_back(s.time);
+    solver_ms.push_back(s.solver_ms);
+    residual.push_back(s.residual);
+    penetration.push_back(s.max_penetration);
+    energy.push_back(s.energy ? nlohmann::json(*s.energy) : nlohmann::json());
     for (std::size_t b = 0; b < s.position.size(); ++b) {
       append(position, s.position[b]);
       const Quat& q = s.orientation[b];
@@ -110,11 +111,12 @@ std::string viewerData(const Recording& rec) {
     }
     contact_begin.push_back(static_cast<std::int32_t>(point.size() / 3));
   }
+  d["first"] = first;
   d["time"] = time;
-  d["solver_ms"] = series(rec, &RecordedStep::solver_ms);
-  d["residual"] = series(rec, &RecordedStep::residual);
-  d["max_penetration"] = series(rec, &RecordedStep::max_penetration);
-  d["energy"] = optionalSeries(rec, &RecordedStep::energy);
+  d["solver_ms"] = solver_ms;
+  d["residual"] = residual;
+  d["max_penetration"] = penetration;
+  d["energy"] = energy;
   d["position"] = base64(position);
   d["orientation"] = base64(orientation);
   d["deformable_x"] = base64(deformable_x);
@@ -122,14 +124,19 @@ std::string viewerData(const Recording& rec) {
   d["contact_point"] = base64(point);
   d["contact_normal"] = base64(normal);
   d["contact_impulse"] = base64(impulse);
-  // Inside a script element "</" would end it (a body named "</script>", say).
+  return d;
+}
+
+/// JSON text; "</" escaped, since inside a script element it would end it (a body named
+/// "</script>", say).
+std::string scriptText(const nlohmann::json& d) {
   std::string text = d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   for (std::size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3))
     text.replace(at, 2, "<\\/");
   return text;
 }
 
-std::string viewerPage(const Recording& rec) {
+std::string pageWith(const Recording& rec, const std::string& data) {
   if (!viewerAvailable())
     throw std::runtime_error(
         "this subsim was built without three.js, which the page needs: run scripts/setup.sh "
@@ -139,8 +146,44 @@ std::string viewerPage(const Recording& rec) {
   for (char c : rec.scene) title += c == '&' ? "&amp;" : c == '<' ? "&lt;" : std::string(1, c);
   replaceOnce(page, "@TITLE@", title);
   replaceOnce(page, "/*THREE_JS*/", reinterpret_cast<const char*>(kThreeJs));
-  replaceOnce(page, "/*SUBSIM_DATA*/", viewerData(rec));
+  replaceOnce(page, "/*SUBSIM_DATA*/", data);
   return page;
+}
+
+}  // namespace
+
+std::string viewerData(const Recording& rec) {
+  nlohmann::json d = headerJson(rec);
+  d["live"] = false;
+  d["frames"] = framesJson(rec, 0, rec.steps.size());
+  return scriptText(d);
+}
+
+std::string viewerFrames(const Recording& rec, std::size_t first, std::size_t end, bool done) {
+  nlohmann::json d = framesJson(rec, first, end);
+  d["done"] = done && end == rec.steps.size();
+  return d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::size_t viewerFramesEnd(const Recording& rec, std::size_t first) {
+  // About a million floats (4 MB before base64) per answer, and at least one step.
+  constexpr std::size_t kFloats = 1000000;
+  std::size_t end = first, floats = 0;
+  while (end < rec.steps.size() && (end == first || floats < kFloats)) {
+    const RecordedStep& s = rec.steps[end++];
+    floats += 7 * s.position.size() + 3 * s.deformable_x.size() + 9 * s.contact_point.size();
+  }
+  return end;
+}
+
+std::string liveViewerPage(const Recording& header) {
+  nlohmann::json d = headerJson(header);
+  d["live"] = true;
+  return pageWith(header, scriptText(d));
+}
+
+std::string viewerPage(const Recording& rec) {
+  return pageWith(rec, viewerData(rec));
 }
 
 }  // namespace subsim::cli

@@ -67,15 +67,18 @@ TEST_F(ViewCli, WritesOneSelfContainedPageOfTheRecording) {
   EXPECT_FALSE(contains(page, "<script src"));                          // nothing fetched
   EXPECT_FALSE(contains(page, "/*SUBSIM_DATA*/"));
   const nlohmann::json d = dataOf(page);
+  const nlohmann::json& frames = d["frames"];
   const subsim::Recording rec = subsim::readRecording(rec_path);
   const std::size_t nb = rec.body_names.size();
+  EXPECT_EQ(d["live"], false);
+  EXPECT_EQ(frames["first"], 0);
   EXPECT_EQ(d["scene"], "granular:spheres=8");
   ASSERT_EQ(d["bodies"].size(), nb);
   EXPECT_EQ(d["bodies"][nb - 1]["name"], rec.body_names.back());
   EXPECT_EQ(d["shapes"].size(), rec.shapes.size());
-  ASSERT_EQ(d["time"].size(), 5u);
-  EXPECT_DOUBLE_EQ(d["time"][4].get<double>(), rec.steps[4].time);
-  const std::vector<float> position = floats(d["position"]);
+  ASSERT_EQ(frames["time"].size(), 5u);
+  EXPECT_DOUBLE_EQ(frames["time"][4].get<double>(), rec.steps[4].time);
+  const std::vector<float> position = floats(frames["position"]);
   ASSERT_EQ(position.size(), 5 * nb * 3);
   for (int i = 0; i < 3; ++i)  // the last body at the last step, to float precision
     EXPECT_FLOAT_EQ(position[3 * (4 * nb + nb - 1) + i],
@@ -83,7 +86,7 @@ TEST_F(ViewCli, WritesOneSelfContainedPageOfTheRecording) {
   std::size_t contacts = 0;
   for (const subsim::RecordedStep& s : rec.steps) contacts += s.contact_point.size();
   EXPECT_GT(contacts, 0u);
-  EXPECT_EQ(floats(d["contact_impulse"]).size(), 3 * contacts);
+  EXPECT_EQ(floats(frames["contact_impulse"]).size(), 3 * contacts);
   EXPECT_EQ(d["deformable_nodes"], 0);
   // --output chooses the page.
   const Result named = run("view " + rec_path + " --output " + file("named.html"));
@@ -100,7 +103,7 @@ TEST_F(ViewCli, AnFemRecordingCarriesItsSurfaceAndNodes) {
   const int nodes = rec.deformable_node_count[0];
   EXPECT_EQ(d["deformable_nodes"], nodes);
   EXPECT_EQ(decodeBase64(d["deformable_surface"]).size(), rec.deformable_surface.size() * 3 * 4);
-  const std::vector<float> x = floats(d["deformable_x"]);
+  const std::vector<float> x = floats(d["frames"]["deformable_x"]);
   ASSERT_EQ(x.size(), 2u * nodes * 3);
   EXPECT_FLOAT_EQ(x[3 * nodes + 2], static_cast<float>(rec.steps[1].deformable_x[0].z()));
 }
@@ -115,7 +118,7 @@ TEST_F(ViewCli, RunWritesItsPageAtTheEnd) {
   EXPECT_EQ(j["view"], page);
   EXPECT_EQ(j["record"], file("granular.h5"));
   EXPECT_EQ(subsim::readRecording(file("granular.h5")).steps.size(), 3u);
-  EXPECT_EQ(dataOf(read(page))["time"].size(), 3u);
+  EXPECT_EQ(dataOf(read(page))["frames"]["time"].size(), 3u);
 }
 
 TEST_F(ViewCli, RefusesWhatIsNotARecordingOrCannotBeWritten) {
@@ -138,6 +141,24 @@ TEST_F(ViewCli, RefusesWhatIsNotARecordingOrCannotBeWritten) {
   const Result itself = run("view " + rec_path + " --output " + rec_path);
   EXPECT_EQ(itself.exit_code, 2);
   EXPECT_TRUE(contains(itself.err, "is the recording itself")) << itself.err;
+}
+
+// --serve's options (the serving itself: tests/python/test_viewer.py).
+TEST_F(ViewCli, RefusesBadServeOptions) {
+  const Result alone = run("run granular:spheres=8 --steps 1 --port 8000");
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_TRUE(contains(alone.err, "--port requires --serve")) << alone.err;
+  const Result range = run("run granular:spheres=8 --steps 1 --serve --port 70000");
+  EXPECT_EQ(range.exit_code, 2);
+  EXPECT_TRUE(contains(range.err, "expected a whole number from 0 to 65535, got '70000'"))
+      << range.err;
+  const std::string rec_path = record("granular:spheres=8", 1);
+  const Result both = run("view " + rec_path + " --serve --output " + file("page.html"));
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_TRUE(contains(both.err, "--output excludes --serve")) << both.err;
+  const Result missing = run("view " + file("missing.h5") + " --serve --port 0");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(contains(missing.err, "missing.h5")) << missing.err;
 }
 
 }  // namespace

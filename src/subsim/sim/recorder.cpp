@@ -9,7 +9,7 @@
 
 #include "subsim/io/file_seal.hpp"
 #include "subsim/io/hdf5_file.hpp"
-#include "subsim/metrics/bilateral_error.hpp"
+#include "subsim/sim/recording_capture.hpp"
 
 namespace subsim {
 namespace {
@@ -27,12 +27,10 @@ struct Recorder::Impl {
   Handle file;
   Handle steps_group;
   // Reused across steps so that recording does not allocate once the contact count settles.
-  DoubleBuffer position, orientation, contact_point, contact_normal, contact_impulse, contact_gap;
+  RecordedStep step;
+  DoubleBuffer orientation;  // w x y z per body (Eigen stores x y z w)
   std::vector<int> contact_bodies;
-  // Every deformable's body nodes in order, as {piece among all pieces, node of the piece}: where
-  // State::fem_x holds each (its home copy); and their positions of a step.
-  std::vector<std::array<int, 2>> deformable_node;
-  DoubleBuffer deformable_x;
+  bool deformables = false;
 };
 
 namespace {
@@ -53,21 +51,24 @@ void writeStrings(hid_t group, const char* name, const std::vector<std::string>&
                 context, where);
 }
 
+/// The doubles of n rows of three (Vec3 is three packed doubles).
+const double* rows(const std::vector<Vec3>& v) {
+  return v.empty() ? nullptr : v.front().data();
+}
+
 /// /shapes: what the viewer draws of each body (docs/recording-format.md).
-void writeShapes(hid_t root, const Model& model, const std::string& context) {
+void writeShapes(hid_t root, const Recording& header, const std::string& context) {
   Handle shapes = checked(H5Gcreate2(root, "shapes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                           H5Gclose, context, "group 'shapes'");
-  const std::size_t n = model.shapes.size();
+  const std::size_t n = header.shapes.size();
   std::vector<int> body(n), type(n);
   DoubleBuffer size(3 * n), pose(7 * n);
   for (std::size_t k = 0; k < n; ++k) {
-    const BodyShape& s = model.shapes[k];
+    const RecordedShape& s = header.shapes[k];
     body[k] = s.body;
-    type[k] = static_cast<int>(s.shape.type);
-    const Vec3 dims = s.shape.type == ShapeType::Box ? s.shape.half_extents
-                                                     : Vec3(s.shape.radius, s.shape.half_length, 0);
-    for (int i = 0; i < 3; ++i) size[3 * k + i] = dims[i];
-    const Pose& p = s.local_pose;
+    type[k] = static_cast<int>(s.type);
+    for (int i = 0; i < 3; ++i) size[3 * k + i] = s.size[i];
+    const Pose& p = s.pose;
     const double values[7] = {p.position.x(),    p.position.y(),    p.position.z(),
                               p.orientation.w(), p.orientation.x(), p.orientation.y(),
                               p.orientation.z()};
@@ -86,50 +87,40 @@ Recorder::Recorder(const std::string& path, const Model& model, const RecordingI
   silenceHdf5();
   impl_->path = path;
   impl_->bodies = static_cast<int>(model.bodies.size());
+  impl_->deformables = !model.deformables.empty();
   const std::string context = "cannot create recording '" + path + "': ";
+  const Recording header = recordingHeader(model, info);
 
   // Closing the file closes anything still open in it, so the destructor always releases it.
   impl_->file = createFile(path, context);
   const hid_t root = impl_->file.get();
 
   writeAttribute(root, "schema_version", kSchemaVersion, context);
-  writeStringAttribute(root, "scene", info.scene, context);
-  writeStringAttribute(root, "solver", info.solver, context);
-  writeAttribute(root, "dt", info.dt, context);
-  writeAttribute(root, "threads", info.threads, context);
-  writeAttribute(root, "iterations_cap", info.iterations_cap, context);
-  writeAttribute(root, "tolerance", info.tolerance, context);
+  writeStringAttribute(root, "scene", header.scene, context);
+  writeStringAttribute(root, "solver", header.solver, context);
+  writeAttribute(root, "dt", header.dt, context);
+  writeAttribute(root, "threads", header.threads, context);
+  writeAttribute(root, "iterations_cap", header.iterations_cap, context);
+  writeAttribute(root, "tolerance", header.tolerance, context);
 
   Handle bodies = checked(H5Gcreate2(root, "bodies", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                           H5Gclose, context, "group 'bodies'");
-  std::vector<std::string> names;
-  for (const Body& b : model.bodies) names.push_back(b.name);
-  writeStrings(bodies.get(), "names", names, context, "bodies/names");
-  std::vector<int> kinds;
-  for (const Body& b : model.bodies) kinds.push_back(static_cast<int>(b.kind));
-  writeArray(bodies.get(), "kind", kinds.data(), kinds.size(), 0, context);
-  writeShapes(root, model, context);
+  writeStrings(bodies.get(), "names", header.body_names, context, "bodies/names");
+  writeArray(bodies.get(), "kind", header.body_kind.data(), header.body_kind.size(), 0, context);
+  writeShapes(root, header, context);
 
-  if (!model.deformables.empty()) {
+  if (impl_->deformables) {
     Handle group = checked(H5Gcreate2(root, "deformables", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                            H5Gclose, context, "group 'deformables'");
-    std::vector<std::string> deformable_names;
-    std::vector<int> node_count, surface_count, surface;
-    for (const DeformableBody& d : model.deformables) {
-      const int first_node = static_cast<int>(impl_->deformable_node.size());
-      deformable_names.push_back(d.name);
-      node_count.push_back(static_cast<int>(d.node_home.size()));
-      surface_count.push_back(static_cast<int>(d.surface.size()));
-      for (const std::array<int, 2>& home : d.node_home)
-        impl_->deformable_node.push_back({d.first_piece + home[0], home[1]});
-      for (const std::array<int, 3>& tri : d.surface)
-        for (int corner : tri) surface.push_back(first_node + corner);
-    }
-    writeStrings(group.get(), "names", deformable_names, context, "deformables/names");
-    writeArray(group.get(), "node_count", node_count.data(), node_count.size(), 0, context);
-    writeArray(group.get(), "surface_count", surface_count.data(), surface_count.size(), 0,
+    writeStrings(group.get(), "names", header.deformable_names, context, "deformables/names");
+    writeArray(group.get(), "node_count", header.deformable_node_count.data(),
+               header.deformable_node_count.size(), 0, context);
+    writeArray(group.get(), "surface_count", header.deformable_surface_count.data(),
+               header.deformable_surface_count.size(), 0, context);
+    const std::size_t triangles = header.deformable_surface.size();
+    writeArray(group.get(), "surface",
+               triangles ? header.deformable_surface.front().data() : nullptr, triangles, 3,
                context);
-    writeArray(group.get(), "surface", surface.data(), surface.size() / 3, 3, context);
   }
 
   impl_->steps_group = checked(H5Gcreate2(root, "steps", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
@@ -153,59 +144,26 @@ int Recorder::stepsRecorded() const {
 
 void Recorder::record(const World& world, const StepReport& report, const StepMetrics& metrics) {
   Impl& r = *impl_;
-  const State& state = world.state();
-  if (state.numBodies() != r.bodies)
+  if (world.state().numBodies() != r.bodies)
     throw std::invalid_argument("Recorder::record: the world has " +
-                                std::to_string(state.numBodies()) + " bodies, the recording " +
-                                std::to_string(r.bodies));
-  const std::vector<AssembledContact>& contacts = world.lastContacts();
-  const StepProblem& problem = world.lastProblem();
-  const VecX& lambda = world.lastSolution().lambda;
-  const double energy = world.kineticEnergy() + world.gravitationalEnergy();
-  const double joint_error = maxBilateralError(problem);
-
+                                std::to_string(world.state().numBodies()) +
+                                " bodies, the recording " + std::to_string(r.bodies));
   // Gather everything before touching the file, so that a world without impulses for its
   // contacts leaves no partial step group.
-  const std::size_t nb = static_cast<std::size_t>(r.bodies);
-  r.position.resize(3 * nb);
+  RecordedStep& s = r.step;
+  captureStep(world, report, metrics, s);
+  const std::size_t nb = s.position.size(), nc = s.contact_point.size();
   r.orientation.resize(4 * nb);
   for (std::size_t b = 0; b < nb; ++b) {
-    const Pose& pose = state.pose[b];
-    for (int i = 0; i < 3; ++i) r.position[3 * b + i] = pose.position[i];
-    const Quat& q = pose.orientation;
+    const Quat& q = s.orientation[b];
     r.orientation[4 * b + 0] = q.w();
     r.orientation[4 * b + 1] = q.x();
     r.orientation[4 * b + 2] = q.y();
     r.orientation[4 * b + 3] = q.z();
   }
-  const std::size_t nc = contacts.size();
-  r.contact_point.resize(3 * nc);
-  r.contact_normal.resize(3 * nc);
-  r.contact_impulse.resize(3 * nc);
-  r.contact_gap.resize(nc);
   r.contact_bodies.resize(2 * nc);
-  for (std::size_t c = 0; c < nc; ++c) {
-    const AssembledContact& contact = contacts[c];
-    if (contact.constraint < 0 || contact.constraint >= problem.numConstraints() ||
-        problem.constraints[contact.constraint].row_offset + 3 > lambda.size())
-      throw std::logic_error("Recorder::record: contact " + std::to_string(c) +
-                             " has no impulse in the world's last solution");
-    const int row = problem.constraints[contact.constraint].row_offset;
-    for (int i = 0; i < 3; ++i) {
-      r.contact_point[3 * c + i] = contact.geometry.point[i];
-      r.contact_normal[3 * c + i] = contact.geometry.normal[i];
-      r.contact_impulse[3 * c + i] = lambda[row + i];
-    }
-    r.contact_gap[c] = contact.geometry.gap;
-    r.contact_bodies[2 * c + 0] = contact.body_a;
-    r.contact_bodies[2 * c + 1] = contact.body_b;
-  }
-
-  r.deformable_x.resize(3 * r.deformable_node.size());
-  for (std::size_t k = 0; k < r.deformable_node.size(); ++k) {
-    const auto [piece, node] = r.deformable_node[k];
-    for (int i = 0; i < 3; ++i) r.deformable_x[3 * k + i] = state.fem_x[piece][3 * node + i];
-  }
+  for (std::size_t c = 0; c < nc; ++c)
+    for (int i = 0; i < 2; ++i) r.contact_bodies[2 * c + i] = s.contact_bodies[c][i];
 
   const std::string name = numberedName(static_cast<std::size_t>(r.steps));
   const std::string context =
@@ -215,28 +173,28 @@ void Recorder::record(const World& world, const StepReport& report, const StepMe
               H5Gclose, context, "group 'steps/" + name + "'");
   try {
     const hid_t g = group.get();
-    writeAttribute(g, "time", state.time, context);
-    writeAttribute(g, "iterations", report.iterations, context);
-    writeAttribute(g, "residual", report.residual, context);
-    writeStringAttribute(g, "solve_status", solveStatusName(report.solve_status), context);
-    writeAttribute(g, "solver_ms", report.solver_ms, context);
-    writeAttribute(g, "step_ms", report.step_ms, context);
-    writeAttribute(g, "constraint_residual", metrics.constraint_residual, context);
-    writeAttribute(g, "contact_fb_residual", metrics.contact_fb_residual, context);
-    writeAttribute(g, "max_penetration", report.max_penetration, context);
+    writeAttribute(g, "time", s.time, context);
+    writeAttribute(g, "iterations", s.iterations, context);
+    writeAttribute(g, "residual", s.residual, context);
+    writeStringAttribute(g, "solve_status", s.solve_status, context);
+    writeAttribute(g, "solver_ms", s.solver_ms, context);
+    writeAttribute(g, "step_ms", s.step_ms, context);
+    writeAttribute(g, "constraint_residual", s.constraint_residual, context);
+    writeAttribute(g, "contact_fb_residual", s.contact_fb_residual, context);
+    writeAttribute(g, "max_penetration", s.max_penetration, context);
     // The rows actually recorded, which is what a reader needs (equal to report.contacts).
     writeAttribute(g, "contacts", static_cast<int>(nc), context);
-    writeAttribute(g, "energy", energy, context);
-    writeAttribute(g, "joint_error", joint_error, context);
-    writeArray(g, "position", r.position.data(), nb, 3, context);
+    writeAttribute(g, "energy", *s.energy, context);
+    writeAttribute(g, "joint_error", *s.joint_error, context);
+    writeArray(g, "position", rows(s.position), nb, 3, context);
     writeArray(g, "orientation", r.orientation.data(), nb, 4, context);
-    writeArray(g, "contact_point", r.contact_point.data(), nc, 3, context);
-    writeArray(g, "contact_normal", r.contact_normal.data(), nc, 3, context);
-    writeArray(g, "contact_impulse", r.contact_impulse.data(), nc, 3, context);
-    writeArray(g, "contact_gap", r.contact_gap.data(), nc, 0, context);
+    writeArray(g, "contact_point", rows(s.contact_point), nc, 3, context);
+    writeArray(g, "contact_normal", rows(s.contact_normal), nc, 3, context);
+    writeArray(g, "contact_impulse", rows(s.contact_impulse), nc, 3, context);
+    writeArray(g, "contact_gap", s.contact_gap.data(), nc, 0, context);
     writeArray(g, "contact_bodies", r.contact_bodies.data(), nc, 2, context);
-    if (!r.deformable_node.empty())
-      writeArray(g, "deformable_x", r.deformable_x.data(), r.deformable_node.size(), 3, context);
+    if (r.deformables)
+      writeArray(g, "deformable_x", rows(s.deformable_x), s.deformable_x.size(), 3, context);
   } catch (...) {
     // A half-written step group would make the whole file unreadable (readRecording rejects
     // it), so drop it: the steps before it stay a valid recording and a retry reuses the name.
