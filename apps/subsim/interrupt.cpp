@@ -4,6 +4,7 @@
 #include <chrono>
 #include <csignal>
 #include <thread>
+#include <utility>
 
 namespace subsim::cli {
 
@@ -31,8 +32,12 @@ InterruptGuard::InterruptGuard() {
   struct sigaction action {};
   action.sa_handler = onInterrupt;
   sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, &previous_int);
-  sigaction(SIGTERM, &action, &previous_term);
+  for (auto [signal, previous] : {std::pair{SIGINT, &previous_int}, {SIGTERM, &previous_term}}) {
+    sigaction(signal, nullptr, previous);
+    // A signal ignored from the start stays ignored (a shell starts background jobs with SIGINT
+    // ignored, so that Ctrl-C reaches only the foreground).
+    if (previous->sa_handler != SIG_IGN) sigaction(signal, &action, nullptr);
+  }
 }
 
 InterruptGuard::~InterruptGuard() {

@@ -113,7 +113,6 @@ class CondSolver final : public SolverWithOptions<CondSolver, CondOptions> {
   DoubleBuffer part_;               // Barzilai-Borwein's s^T s, per subsystem, then per constraint
   DoubleBuffer part2_;              // and its s^T z
   std::vector<Progress> progress_;  // per row chunk, then per constraint
-  bool residual_ready_ = false;
 };
 
 }  // namespace subsim
