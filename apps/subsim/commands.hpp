@@ -24,6 +24,9 @@ struct RunOptions {
   std::optional<int> steps;
   std::optional<double> dt;
   int threads = 1;
+  /// --fixed-threads: every solve on `threads` (else, with 2 or more, a ThreadGovernor falls back
+  /// to 1 while more do not pay).
+  bool fixed_threads = false;
   /// --solver-option NAME=VALUE (or SOLVER.NAME=VALUE), as typed, in order.
   std::vector<std::string> solver_options;
   // Aliases of solver options (--beta-scale X is --solver-option beta_scale=X).

@@ -21,6 +21,7 @@
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/recorder.hpp"
 #include "subsim/sim/recording_capture.hpp"
+#include "subsim/sim/thread_governor.hpp"
 #include "subsim/sim/world.hpp"
 
 namespace subsim::cli {
@@ -146,12 +147,17 @@ int runSimulation(const RunOptions& o) {
   f.solver_ms.reserve(steps);
   f.step_ms.reserve(steps);
   ProgressBar progress(steps);
+  // Threads chosen at run time (sim/thread_governor.hpp); results do not depend on them.
+  const bool governed = o.threads > 1 && !o.fixed_threads;
+  ThreadGovernor governor(governed ? o.threads : 1);
   for (int k = 0; k < steps; ++k) {
     if (interrupt.interrupted()) {
       f.interrupted = true;
       break;
     }
+    if (governed) world->solverSettings().threads = governor.threads();
     const StepReport r = world->step();
+    governor.record(r.solver_ms);
     f.penetration_max = std::max(f.penetration_max, r.max_penetration);
     if (r.diverged) {
       f.diverged = true;
@@ -198,6 +204,8 @@ int runSimulation(const RunOptions& o) {
   j["solver_options"] = nlohmann::json::object();
   for (const SolverOption& so : ws.solver_options) j["solver_options"][so.name] = so.value;
   j["threads"] = o.threads;
+  // The steps whose solve ran on 1 thread when --threads gave more (the governor's choice).
+  j["steps_on_one_thread"] = governed ? governor.stepsAtOne() : 0;
   j["iterations_cap"] = ws.solver_settings.max_iterations;
   j["iterations_mean"] = static_cast<double>(f.iterations_sum) / n;
   j["tolerance"] = ws.solver_settings.tolerance;

@@ -68,6 +68,23 @@ TEST(Cli, JsonRunPrintsExactlyOneObjectWithTheContractFields) {
                                                {"stalled", 0}}));
 }
 
+// The thread count chosen at run time (sim/thread_governor.hpp) changes no result: a run on 2
+// threads, governed or fixed, ends in the 1-thread run's state, bit for bit.
+TEST(Cli, AGovernedRunEndsInTheSameState) {
+  const std::string args =
+      "run granular:spheres=27 --steps 60 --iterations 30 --tolerance 0 --json";
+  std::string hash;
+  for (const char* threads : {" --threads 1", " --threads 2", " --threads 2 --fixed-threads"}) {
+    const Result r = run(args + threads);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    if (hash.empty()) hash = j["final_state_hash"];
+    EXPECT_EQ(j["final_state_hash"], hash) << threads;
+    EXPECT_GE(j["steps_on_one_thread"].get<int>(), 0);
+    EXPECT_LE(j["steps_on_one_thread"].get<int>(), 60);
+  }
+}
+
 TEST(Cli, TheBeamRunsAtItsOwnIterationCapUnlessGiven) {
   // SubADMM diverges on the 20-piece beam below about 300 iterations (docs/deformables.md).
   Result r = run("run beam --steps 1 --json");
