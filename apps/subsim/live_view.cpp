@@ -3,6 +3,8 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <charconv>
+#include <chrono>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -41,13 +43,15 @@ LiveView::LiveView(Recording header, int port) : impl_(std::make_unique<Impl>())
   });
   v.server.Get("/frames", [&v](const httplib::Request& req, httplib::Response& res) {
     std::size_t first = 0;
-    try {
-      first = req.has_param("from") ? std::stoul(req.get_param_value("from")) : 0;
-    } catch (const std::exception&) {
-      res.status = 400;
-      res.set_content("from: expected a step index, got '" + req.get_param_value("from") + "'",
-                      "text/plain");
-      return;
+    if (req.has_param("from")) {
+      const std::string text = req.get_param_value("from");
+      const char* end = text.data() + text.size();
+      const auto [at, error] = std::from_chars(text.data(), end, first);
+      if (text.empty() || error != std::errc() || at != end) {
+        res.status = 400;
+        res.set_content("from: expected a step index, got '" + text + "'", "text/plain");
+        return;
+      }
     }
     std::string body;
     {
@@ -68,6 +72,11 @@ LiveView::LiveView(Recording header, int port) : impl_(std::make_unique<Impl>())
 }
 
 LiveView::~LiveView() {
+  // stop() does nothing before the thread has begun to listen, and the join would then wait
+  // forever: give it a moment (listening fails only if the bound socket went bad, and then the
+  // thread has already ended).
+  for (int k = 0; k < 2000 && !impl_->server.is_running(); ++k)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   impl_->server.stop();
   if (impl_->thread.joinable()) impl_->thread.join();
 }

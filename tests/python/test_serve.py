@@ -111,12 +111,13 @@ def test_the_server_answers_bad_requests(tmp_path):
     p, url = start("run", *SCENE, "--serve", "--port", "0")
     try:
         frames_until_done(url)
-        try:
-            urllib.request.urlopen(url + "frames?from=x", timeout=60)
-            raise AssertionError("from=x was accepted")
-        except urllib.error.HTTPError as e:
-            assert e.code == 400
-            assert "from: expected a step index, got 'x'" in e.read().decode()
+        for bad in ("x", "12x", "-1", ""):
+            try:
+                urllib.request.urlopen(url + "frames?from=" + bad, timeout=60)
+                raise AssertionError("from=%s was accepted" % bad)
+            except urllib.error.HTTPError as e:
+                assert e.code == 400
+                assert "from: expected a step index, got '%s'" % bad in e.read().decode()
         # Past the end: no steps, and the run has ended.
         d = json.loads(get(url + "frames?from=1000")[1])
         assert d["time"] == [] and d["done"] is True and d["first"] == 30
