@@ -594,6 +594,18 @@ PYBIND11_MODULE(subsim, m) {
       "subsim: contact-rich multibody simulation (SubADMM, CANAL, COND, Schur substructuring "
       "and their baselines).  World steps a scene; Problem re-solves a recorded step with any "
       "solver.  Units: SI; impulses in N s.";
+  // Every array subsim hands out is NumPy's: say which Python lacks it and what to do, rather
+  // than "No module named 'numpy'" from deep inside the import.
+  try {
+    py::module_::import("numpy");
+  } catch (py::error_already_set&) {
+    const std::string python = py::str(py::module_::import("sys").attr("executable"));
+    throw py::import_error(
+        "subsim needs NumPy, which this Python (" + python +
+        ") cannot import: run subsim with /usr/bin/python3, Debian's, where scripts/setup.sh "
+        "installs python3-numpy, or add /usr/lib/python3/dist-packages to PYTHONPATH for another "
+        "CPython 3.11");
+  }
   py::register_exception<python::SimulationDiverged>(m, "SimulationDiverged", PyExc_RuntimeError);
   // A bad scene file reads as bad input, like every other.
   py::register_exception_translator([](std::exception_ptr p) {

@@ -106,3 +106,17 @@ def test_problem_files_that_cannot_be_read_are_named(tmp_path):
         subsim.read_problems(str(junk))
     with pytest.raises(RuntimeError, match="cannot create"):
         subsim.World("stack:boxes=1").record(str(tmp_path / "no" / "dir" / "r.h5"))
+
+
+def test_a_python_without_numpy_is_told_what_to_do():
+    # -S leaves out site, and with it the dist-packages where Debian's NumPy is.
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(subsim.__file__))
+    p = subprocess.run([sys.executable, "-S", "-c", "import subsim"], capture_output=True,
+                       text=True, env=env, timeout=120)
+    assert p.returncode != 0
+    assert ("ImportError: subsim needs NumPy, which this Python (%s) cannot import: run subsim "
+            "with /usr/bin/python3" % sys.executable) in p.stderr
+    assert "add /usr/lib/python3/dist-packages to PYTHONPATH" in p.stderr
