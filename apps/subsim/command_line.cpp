@@ -209,8 +209,9 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
       ->check(oneOf({"per-body", "dense"}));
   run_cmd->add_flag("--fixed-threads", run.fixed_threads,
                     "solve every step on --threads threads (for timing them); by default a run "
-                    "given 2 or more measures every 50 steps whether 1 thread is faster (another "
-                    "busy process on the cores) and uses it while it is");
+                    "given 2 or more checks, 50 steps in and then at doubling intervals, whether "
+                    "1 thread is faster (another busy process on the cores) and uses it while it "
+                    "is");
   run_cmd->add_option("--record", run.record, "write poses, contacts and statistics to FILE.h5");
   run_cmd->add_option("--view", run.view,
                       "write the run's page (subsim view) to PAGE.html at the end; recorded to "
