@@ -130,7 +130,7 @@ int runSimulation(const RunOptions& o) {
     }
   }
   std::unique_ptr<LiveView> live;
-  RecordedStep live_step;
+  RecordedStep captured;  // a step for the recording and the live view, taken once
   if (o.serve) {
     try {
       live = std::make_unique<LiveView>(recordingHeader(world->model(), info),
@@ -165,11 +165,9 @@ int runSimulation(const RunOptions& o) {
       break;
     }
     const StepMetrics m = evaluateStep(world->lastProblem(), world->lastSolution());
-    if (recorder) recorder->record(*world, r, m);
-    if (live) {
-      captureStep(*world, r, m, live_step);
-      live->append(live_step);
-    }
+    if (recorder || live) captureStep(*world, r, m, captured);
+    if (recorder) recorder->record(captured);
+    if (live) live->append(captured);
     ++f.steps_completed;
     ++f.solve_status[static_cast<int>(r.solve_status)];
     f.iterations_sum += r.iterations;

@@ -1,7 +1,8 @@
 #pragma once
 // The page of `subsim view`: one self-contained HTML file that plays a recording (viewer/
 // viewer.html, with three.js from npm and the recording's data written into it), so that opening
-// it needs no network and no server.
+// it needs no network and no server; or the same page live, its steps asked of the server of
+// `--serve` (live_view.hpp).
 //
 // The page's data (a JSON object in the page's "subsim-data" script): scene, solver, dt; bodies
 // (name, kind: 0 dynamic, 1 static, 2 kinematic, 3 robot link); shapes (body, type: 0 sphere, 1

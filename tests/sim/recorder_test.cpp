@@ -17,6 +17,7 @@
 #include "subsim/metrics/step_metrics.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/recorder.hpp"
+#include "subsim/sim/recording_capture.hpp"
 #include "subsim/sim/world.hpp"
 #include "support/hdf5_file_edits.hpp"
 
@@ -302,6 +303,36 @@ TEST_F(RecorderTest, ZeroContactStepsRoundTrip) {
     EXPECT_TRUE(expected[k].contacts.empty());
     expectSame(expected[k], rec.steps[k], static_cast<int>(k));
   }
+}
+
+// A step taken once for several consumers (subsim run --record --serve) is recorded as the one
+// taken from the world; one of another model's size is refused and leaves nothing behind.
+TEST_F(RecorderTest, ACapturedStepIsRecordedAsTheWorldsStep) {
+  const Model model = buildScenario("granular:spheres=8").model;
+  World world(model);
+  StepReport report;
+  for (int k = 0; k < 20; ++k) report = world.step();  // until the spheres touch
+  const StepMetrics metrics = evaluateStep(world.lastProblem(), world.lastSolution());
+  RecordedStep captured;
+  captureStep(world, report, metrics, captured);
+  const RecordingInfo info{"granular:spheres=8", "subadmm", model.dt};
+  {
+    Recorder from_world(file("world.h5"), model, info);
+    from_world.record(world, report, metrics);
+    Recorder from_step(file("step.h5"), model, info);
+    from_step.record(captured);
+    RecordedStep short_step = captured;
+    short_step.position.pop_back();
+    EXPECT_THROW(from_step.record(short_step), std::invalid_argument);
+    EXPECT_EQ(from_step.stepsRecorded(), 1);
+  }
+  const Recording a = readRecording(file("world.h5")), b = readRecording(file("step.h5"));
+  ASSERT_EQ(a.steps.size(), 1u);
+  ASSERT_EQ(b.steps.size(), 1u);
+  EXPECT_EQ(a.steps[0].position, b.steps[0].position);
+  EXPECT_EQ(a.steps[0].contact_impulse, b.steps[0].contact_impulse);
+  EXPECT_GT(b.steps[0].contact_impulse.size(), 0u);
+  EXPECT_EQ(a.steps[0].energy, b.steps[0].energy);
 }
 
 TEST_F(RecorderTest, NoStepsGiveAnEmptyRecording) {

@@ -27,7 +27,7 @@ struct Recorder::Impl {
   Handle file;
   Handle steps_group;
   // Reused across steps so that recording does not allocate once the contact count settles.
-  RecordedStep step;
+  RecordedStep step;         // record(World...)'s capture
   DoubleBuffer orientation;  // w x y z per body (Eigen stores x y z w)
   std::vector<int> contact_bodies;
   bool deformables = false;
@@ -143,15 +143,22 @@ int Recorder::stepsRecorded() const {
 }
 
 void Recorder::record(const World& world, const StepReport& report, const StepMetrics& metrics) {
-  Impl& r = *impl_;
-  if (world.state().numBodies() != r.bodies)
+  if (world.state().numBodies() != impl_->bodies)
     throw std::invalid_argument("Recorder::record: the world has " +
                                 std::to_string(world.state().numBodies()) +
-                                " bodies, the recording " + std::to_string(r.bodies));
+                                " bodies, the recording " + std::to_string(impl_->bodies));
   // Gather everything before touching the file, so that a world without impulses for its
   // contacts leaves no partial step group.
-  RecordedStep& s = r.step;
-  captureStep(world, report, metrics, s);
+  captureStep(world, report, metrics, impl_->step);
+  record(impl_->step);
+}
+
+void Recorder::record(const RecordedStep& s) {
+  Impl& r = *impl_;
+  if (static_cast<int>(s.position.size()) != r.bodies)
+    throw std::invalid_argument("Recorder::record: the step has " +
+                                std::to_string(s.position.size()) + " bodies, the recording " +
+                                std::to_string(r.bodies));
   const std::size_t nb = s.position.size(), nc = s.contact_point.size();
   r.orientation.resize(4 * nb);
   for (std::size_t b = 0; b < nb; ++b) {

@@ -35,6 +35,8 @@ struct RecordingInfo {
   double tolerance = 0;
 };
 
+struct RecordedStep;
+
 /// Writes a run to an HDF5 file, one group per step (layout in docs/recording-format.md).
 class Recorder {
  public:
@@ -54,6 +56,10 @@ class Recorder {
   /// std::invalid_argument when the world's body count differs from the model's;
   /// std::runtime_error("cannot write recording 'PATH': ...") when HDF5 fails (e.g. disk full).
   void record(const World& world, const StepReport& report, const StepMetrics& metrics);
+  /// Appends a step already taken by captureStep (sim/recording_capture.hpp), for a caller that
+  /// hands the same step to others too (`subsim run --record --serve`).  std::invalid_argument
+  /// when its body count differs from the model's.
+  void record(const RecordedStep& step);
   int stepsRecorded() const;
 
  private:

@@ -29,7 +29,7 @@ void ThreadGovernor::record(double solver_ms) {
       recent_ = probe_;
       interval_ = s_.probe_every;
     } else {
-      interval_ = std::min(2 * std::max(interval_, s_.probe_every / 2), 16 * s_.probe_every);
+      interval_ = std::min(2 * interval_, 16 * s_.probe_every);
     }
     probe_.clear();
     probing_ = false;
