@@ -1,5 +1,7 @@
 #include "subsim/assembly/assembler.hpp"
 
+#include <array>
+
 #include "subsim/assembly/constraint_rows.hpp"
 #include "subsim/assembly/deformable_rows.hpp"
 #include "subsim/formulation/ncp_form.hpp"
@@ -122,6 +124,10 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
     addDeformableConstraints(ctx, d, problem);
 
   contacts_.clear();
+  // A pair's points are consecutive (CollisionDetector::detect); its subcontact sets' local ids
+  // become the index of each set's first constraint.
+  std::array<int, kMaxSubcontactSets> set_first{};
+  int pair_a = -1, pair_b = -1;
   for (const ContactPoint& cp : contacts) {
     AssembledContact c;
     c.shape_a = cp.object_a;
@@ -131,6 +137,15 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
     c.geometry = cp.geometry;
     c.constraint = addContactConstraint(ctx, c, problem);
     contacts_.push_back(c);
+    if (cp.object_a != pair_a || cp.object_b != pair_b) {
+      pair_a = cp.object_a;
+      pair_b = cp.object_b;
+      set_first.fill(-1);
+    }
+    if (const int set = cp.geometry.subcontact_set; set >= 0 && set < kMaxSubcontactSets) {
+      if (set_first[set] < 0) set_first[set] = c.constraint;
+      problem.constraints[c.constraint].subcontact_set = set_first[set];
+    }
   }
   if (deformable_contacts)
     for (DeformableShapeContact& c : *deformable_contacts)

@@ -43,7 +43,10 @@
 
 namespace subsim {
 
-enum class PolyhedralLcpKind { StewartTrinkle, AnitescuPotra };
+/// The most friction directions n_d a contact may have.
+inline constexpr int kMaxFrictionDirections = 32;
+
+enum class PolyhedralLcpKind { StewartTrinkle, AnitescuPotra, Peg };
 
 struct PolyhedralLcpSettings {
   PolyhedralLcpKind kind = PolyhedralLcpKind::StewartTrinkle;
@@ -64,8 +67,9 @@ class PolyhedralLcpForm {
 
   const MixedLcp& lcp() const { return lcp_; }
   int numVariables() const { return lcp_.size(); }
-  /// The first variable of constraint j, and its count (rows, or 1 + n_d + 1 for a contact with
-  /// friction, 1 for a frictionless one).
+  /// The first variable of constraint j, and its count (rows; for a contact p_n, PEG's c_1..c_{m-1}
+  /// when it is the primary of m subcontacts, and n_d + 1 more with friction; 0 for a secondary
+  /// subcontact of PEG).
   int variableBegin(int j) const { return var_begin_[j]; }
   int variableCount(int j) const { return var_begin_[j + 1] - var_begin_[j]; }
 
@@ -83,19 +87,34 @@ class PolyhedralLcpForm {
  private:
   /// T_j, rows_j x variableCount(j) row-major, at transform_offset_[j].
   const double* transform(int j) const { return transform_.data() + transform_offset_[j]; }
+  /// PEG: the primary of every set of subcontacts and its secondaries (set_primary_, aux_*), then
+  /// the layout (var_begin_, transform_offset_); the primaries by the free velocities of the
+  /// normal rows (needs the Delassus form) or, before it, the first of each set.
+  void groupSubcontacts(const StepProblem& p, bool by_free_velocity);
+  void choosePrimaries(const StepProblem& p, bool by_free_velocity);
+  /// The constant of contact j's normal row: c_n (the Delassus form's) with this formulation's e_n
+  /// in place of the NCP form's; y_k at lambda = 0.
+  double normalConstant(int j) const;
+  int variableCountOf(int j) const;
+  /// PEG's c variables of contact j (its secondary subcontacts), after p_n.
+  int auxCount(int j) const { return aux_begin_[j + 1] - aux_begin_[j]; }
+  /// The first friction variable of contact j, relative to variableBegin(j).
+  int frictionBegin(int j) const { return 1 + auxCount(j); }
 
   const StepProblem* p_ = nullptr;
   PolyhedralLcpSettings settings_;
   DelassusForm delassus_;
   MixedLcp lcp_;
   std::vector<int> var_begin_, transform_offset_;
+  std::vector<int> set_primary_;  // per constraint: its set's primary subcontact, -1: no set
+  std::vector<int> aux_begin_, aux_members_;  // a primary's secondaries, in constraint order
   DoubleBuffer transform_;
   std::string error_;
   bool too_large_ = false;
   mutable VecX w_;
 };
 
-/// "stewart-trinkle" or "anitescu-potra".
+/// "stewart-trinkle", "anitescu-potra" or "peg".
 const char* polyhedralLcpKindName(PolyhedralLcpKind kind);
 
 }  // namespace subsim

@@ -18,6 +18,9 @@ struct CollisionObject {
   Pose pose;
   double margin = 0.0;
   bool movable = true;  // two immovable objects are never tested
+  /// A box pair of which either object sets it reports PEG's candidate subcontacts
+  /// (box_box_subcontacts.hpp) instead of the clipped face manifold (ContactSettings).
+  bool subcontacts = false;
 };
 
 /// Decides whether two objects (by index) may collide; called once per broad-phase pair.

@@ -13,12 +13,19 @@ namespace subsim {
 /// midway between the two surfaces.  `feature` identifies the pair of features (vertex, edge,
 /// face ids) that produced the point, stable while the configuration changes smoothly, so that
 /// (shape A, shape B, feature) keys a contact across steps for warm starting.
+/// `subcontact_set`: points of one pair with the same id >= 0 are the subcontacts of one contact
+/// of polyhedral exact geometry (box_box_subcontacts.hpp): the pair is apart when it is apart
+/// along at least one of them.  -1: a contact of its own.
 struct ManifoldPoint {
   Vec3 point = Vec3::Zero();
   Vec3 normal = Vec3::UnitZ();
   double gap = 0.0;
   std::uint32_t feature = 0;
+  int subcontact_set = -1;  // 0 .. kMaxSubcontactSets - 1, local to the pair
 };
+
+/// Subcontact sets one shape pair may report (a box pair: one per vertex of either box).
+inline constexpr int kMaxSubcontactSets = 16;
 
 /// Up to 8 points of one shape pair (box-box clipping may give 8 before reduction; narrow phase
 /// reduces face manifolds to at most 4).

@@ -3,6 +3,7 @@
 // exactly the same points for the same pair.
 #include <vector>
 
+#include "subsim/geometry/box_box_subcontacts.hpp"
 #include "subsim/geometry/collision_detector.hpp"
 #include "subsim/geometry/narrow_phase.hpp"
 
@@ -19,6 +20,12 @@ inline void appendPairContacts(const std::vector<CollisionObject>& objects, int 
                                ContactManifold& manifold, std::vector<ContactPoint>& out) {
   const CollisionObject& oa = objects[static_cast<std::size_t>(a)];
   const CollisionObject& ob = objects[static_cast<std::size_t>(b)];
+  if ((oa.subcontacts || ob.subcontacts) && oa.shape.type == ShapeType::Box &&
+      ob.shape.type == ShapeType::Box) {
+    collideBoxBoxSubcontacts(oa.shape, oa.pose, ob.shape, ob.pose, oa.margin + ob.margin, a, b,
+                             out);
+    return;
+  }
   collideShapes(oa.shape, oa.pose, ob.shape, ob.pose, oa.margin + ob.margin, manifold);
   for (int i = 0; i < manifold.count; ++i) {
     out.push_back(ContactPoint{a, b, manifold.points[static_cast<std::size_t>(i)]});

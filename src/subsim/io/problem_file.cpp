@@ -304,6 +304,11 @@ void writeProblem(hid_t g, const RecordedProblem& recorded, const std::string& c
     for (std::size_t j = 0; j < nc; ++j) mu_t2[j] = p.constraints[j].mu_t2;
     writeVector(g, "constraint_mu_t2", mu_t2, context);
   }
+  if (p.hasSubcontacts()) {
+    std::vector<int> set(nc);
+    for (std::size_t j = 0; j < nc; ++j) set[j] = p.constraints[j].subcontact_set;
+    writeVector(g, "constraint_subcontact_set", set, context);
+  }
 
   std::vector<int> attachments;
   attachments.reserve(4 * p.attachments.size());
@@ -606,6 +611,11 @@ class ProblemFileReader : FileReader {
     const DoubleBuffer mu_t2 = H5Lexists(g, "constraint_mu_t2", H5P_DEFAULT) > 0
                                    ? readSized<double>(g, where, "constraint_mu_t2", nc)
                                    : DoubleBuffer();
+    // Subcontact sets, present when some contact has one (StepProblem::check() their values).
+    const std::vector<int> subcontact_set =
+        H5Lexists(g, "constraint_subcontact_set", H5P_DEFAULT) > 0
+            ? readSized<int>(g, where, "constraint_subcontact_set", nc)
+            : std::vector<int>();
     const std::vector<std::uint64_t> key = readSized<std::uint64_t>(g, where, "constraint_key", nc);
     p.constraints.resize(nc);
     for (std::size_t j = 0; j < nc; ++j) {
@@ -622,6 +632,7 @@ class ProblemFileReader : FileReader {
       c.num_attachments = num[j];
       c.mu = mu[j];
       if (!mu_t2.empty()) c.mu_t2 = mu_t2[j];
+      if (!subcontact_set.empty()) c.subcontact_set = subcontact_set[j];
       c.key = key[j];
     }
 

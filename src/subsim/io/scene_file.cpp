@@ -79,8 +79,10 @@ class SceneParser : public scene::SceneBuilder {
 
  private:
   void parseContact(const Node& node, ContactSettings& contact) const {
-    const Fields f(r_, node, "contact", "a map {margin: m, erp: 0..1}");
-    f.allowOnly({"margin", "erp"});
+    const Fields f(r_, node, "contact", "a map {margin: m, erp: 0..1, subcontacts: bool}");
+    f.allowOnly({"margin", "erp", "subcontacts"});
+    if (const Node* n = f.get("subcontacts"))
+      contact.subcontacts = r_.boolean(*n, f.at("subcontacts"));
     if (const Node* n = f.get("margin"))
       contact.margin =
           r_.number(*n, f.at("margin"), "a non-negative distance in m", Range::NonNegative);

@@ -122,6 +122,11 @@ struct ContactSettings {
   double margin = 5e-4;  // m
   /// Penetration that does occur is removed at rate erp per step: e = erp * gap / h for gap < 0.
   double erp = 0.2;
+  /// Box pairs report the candidate subcontacts of polyhedral exact geometry (every vertex with
+  /// each face near it, crossing edges: geometry/box_box_subcontacts.hpp) instead of the clipped
+  /// face manifold: what the PEG formulation (formulation=peg of the LCP solvers) needs, and what
+  /// shows the false blocking of the formulations that enforce every plane alone.
+  bool subcontacts = false;
 };
 
 struct Model {

@@ -71,6 +71,9 @@ void addNcpForm(Fnv1a64& h, const StepProblem& p) {
   // Anisotropic friction only when present, likewise.
   if (p.hasAnisotropicFriction())
     for (const Constraint& c : p.constraints) h.add(c.mu_t2);
+  // Subcontact sets only when present, likewise.
+  if (p.hasSubcontacts())
+    for (const Constraint& c : p.constraints) h.add(c.subcontact_set);
   // Sparse subsystem blocks only when present, likewise.
   if (!p.sparse_pattern.empty()) {
     for (const Subsystem& s : p.subsystems) h.add(s.pattern_offset);

@@ -46,6 +46,11 @@ bool StepProblem::hasAnisotropicFriction() const {
   });
 }
 
+bool StepProblem::hasSubcontacts() const {
+  return std::any_of(constraints.begin(), constraints.end(),
+                     [](const Constraint& c) { return c.subcontact_set >= 0; });
+}
+
 bool StepProblem::hasSparseJacobians() const {
   return std::any_of(attachments.begin(), attachments.end(),
                      [](const Attachment& a) { return isSparse(a); });
@@ -454,6 +459,10 @@ std::string StepProblem::check() const {
           << ", expected -1 (isotropic) or a contact's mu_t2 >= 0";
       return err.str();
     }
+    if (const std::string why = subcontactSetDefect(j); !why.empty()) {
+      err << "constraint " << j << ": " << why;
+      return err.str();
+    }
     for (int k = 0; k < c.num_attachments; ++k) {
       const Attachment& a = attachments[c.first_attachment + k];
       if (a.subsystem < 0 || a.subsystem >= numSubsystems() || a.rows != c.rows ||
@@ -487,6 +496,20 @@ std::string StepProblem::check() const {
   }
   if (hasLocalForm()) return checkLocalForm();
   return checkTreeStructure();
+}
+
+std::string StepProblem::subcontactSetDefect(int j) const {
+  const int set = constraints[j].subcontact_set;
+  if (set == -1) return "";
+  const std::string what = "subcontact_set " + std::to_string(set);
+  if (constraints[j].type != ConstraintType::Contact)
+    return what + " on a constraint not a contact";
+  if (set < 0 || set > j)
+    return what + ", expected -1 or the index of a contact 0.." + std::to_string(j);
+  if (constraints[set].subcontact_set != set)
+    return what + ", but constraint " + std::to_string(set) + " (the set's first) is in set " +
+           std::to_string(constraints[set].subcontact_set);
+  return "";
 }
 
 std::string StepProblem::checkSparseColumns(const Attachment& a) const {

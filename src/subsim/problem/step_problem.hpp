@@ -130,6 +130,11 @@ struct Constraint {
   /// (requireIsotropicFriction).
   double mu_t2 = -1.0;
   std::uint64_t key = 0;  // persistent identity across steps for warm start (0: none)
+  /// Contacts: the subcontacts of one contact of polyhedral exact geometry share this value, the
+  /// index of the set's first constraint (geometry/box_box_subcontacts.hpp; the PEG formulation of
+  /// formulation/polyhedral_lcp_form.hpp enforces one of their planes, every other formulation
+  /// each of them).  -1: a contact of its own.
+  int subcontact_set = -1;
 
   bool anisotropic() const { return mu_t2 >= 0.0; }
 };
@@ -205,6 +210,8 @@ struct StepProblem {
   int numContacts() const;
   /// True when some contact has anisotropic friction (Constraint::mu_t2).
   bool hasAnisotropicFriction() const;
+  /// True when some contact belongs to a set of subcontacts (Constraint::subcontact_set).
+  bool hasSubcontacts() const;
 
   /// Empties the problem, keeping every buffer's capacity.
   void clear();
@@ -325,6 +332,7 @@ struct StepProblem {
   Attachment& newAttachment(int subsystem, int width);
   int attachmentFor(int subsystem, bool& created);
   std::string checkSparseColumns(const Attachment& a) const;
+  std::string subcontactSetDefect(int j) const;
   std::string checkTreeStructure() const;
   std::string checkPattern(int subsystem, size_t& pattern_size) const;
   std::string checkBlock(int subsystem, const double* values, const char* name) const;

@@ -214,6 +214,7 @@ void World::buildCollisionObjects(double h) {
     o.shape = s.shape;
     o.pose = state_.pose[b] * s.local_pose;
     o.movable = model_->bodies[b].kind != BodyKind::Static;
+    o.subcontacts = model_->contact.subcontacts;
     // Speculative margin: how far any point of the shape can move during the step.
     const double reach =
         state_.linear_velocity[b].norm() + state_.angular_velocity[b].norm() * shape_extent_[k];

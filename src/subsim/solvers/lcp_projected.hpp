@@ -6,15 +6,17 @@
 // exactly instead (a contact's 1 + n_d + 1 variables, by Lemke; a free block, a joint's rows, by
 // LU; a single complementary row by its projection max(0, -r / M_ii)), with the other blocks'
 // current values (Gauss-Seidel) or the previous sweep's (Jacobi, relaxed: z += omega (z_new - z)).
-// Blocks hold at most kMaxBlock variables (the form's n_d <= 32).  A sweep allocates nothing.
+// Blocks hold at most kMaxBlock variables (the form's p_n, n_d <= 32 directions, s, and up to six
+// of PEG's c).  A sweep allocates nothing.
 #include "subsim/formulation/mixed_lcp.hpp"
+#include "subsim/formulation/polyhedral_lcp_form.hpp"
 #include "subsim/solvers/lemke.hpp"
 
 namespace subsim {
 
 class LcpBlockProjection {
  public:
-  static constexpr int kMaxBlock = 34;
+  static constexpr int kMaxBlock = kMaxFrictionDirections + 8;
   enum class Order { GaussSeidel, Jacobi };
 
   /// Sizes the workspace for `lcp` (call before the sweeps).

@@ -13,10 +13,12 @@ const OptionTable<PolyhedralLcpOptions>& PolyhedralLcpSolver::optionTable() {
       OptionTable<O>()
           .choice("formulation", &O::formulation,
                   {{"stewart-trinkle", PolyhedralLcpKind::StewartTrinkle},
-                   {"anitescu-potra", PolyhedralLcpKind::AnitescuPotra}},
+                   {"anitescu-potra", PolyhedralLcpKind::AnitescuPotra},
+                   {"peg", PolyhedralLcpKind::Peg}},
                   "the polyhedral-cone LCP (rpisim eq. 7): Stewart-Trinkle's normal rows carry "
-                  "the gap / h, Anitescu-Potra's do not")
-          .integer("directions", &O::directions, 3, LcpBlockProjection::kMaxBlock - 2, "directions",
+                  "the gap / h, Anitescu-Potra's do not; peg (eq. 6) enforces one plane of each "
+                  "set of subcontacts (scene contact.subcontacts)")
+          .integer("directions", &O::directions, 3, kMaxFrictionDirections, "directions",
                    "friction directions n_d per contact (the polygonal cone)")
           .number("compliance", &O::compliance, NumberRange::nonNegative(), "m/(N s^2)",
                   "diagonal compliance on bilateral, unilateral and normal rows")
