@@ -135,7 +135,8 @@ TEST(PolyhedralLcp, EverySolverSolvesTheSameStep) {
   };
   for (const Case& c : {Case{"path", 200, 1e-9, 1e-6}, Case{"fischer-newton", 200, 1e-9, 1e-6},
                         Case{"minmap-newton", 200, 1e-9, 1e-6}, Case{"lcp-ip", 200, 1e-9, 1e-6},
-                        Case{"lcp-pgs", 500, 1e-6, 1e-3}, Case{"lcp-pj", 500, 1e-6, 1e-3}}) {
+                        Case{"lcp-pgs", 500, 1e-6, 1e-3}, Case{"lcp-pj", 500, 1e-6, 1e-3},
+                        Case{"lcp-fp", 5000, 1e-6, 1e-3}}) {
     const StepSolution sol = solveWith(p, c.name, {}, c.iterations, c.tolerance);
     EXPECT_TRUE(sol.stats.converged())
         << c.name << " " << sol.stats.residual << " " << solveStatusName(sol.stats.status);

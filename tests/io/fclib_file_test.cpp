@@ -345,6 +345,14 @@ TEST(FclibFile, ALocalProblemIsSolvedByTheDualSolversAndRefusedByThePrimalOnes) 
       EXPECT_GT(u[0], 1e-3);  // contact 1 glides
       continue;
     }
+    if (e.name == "lcp-fp") {
+      // The plain fixed-point iteration stalls where a contact slides: the sliding-speed rows of
+      // the Stewart-Trinkle LCP (zero diagonal, the non-monotone U / -E^T block) stop every sweep
+      // from lowering the residual (docs/lcp.md).  It must say so, not claim a solution.
+      EXPECT_FALSE(sol.stats.converged());
+      EXPECT_GT(sol.stats.residual, 1e-3);
+      continue;
+    }
     const bool box = e.formulation == "box-mlcp";
     if (!box) {
       EXPECT_LT(evaluateStep(in.problem, sol).contact_natural_map_error, 1e-9);

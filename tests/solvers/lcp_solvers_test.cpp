@@ -7,6 +7,7 @@
 #include <random>
 
 #include "subsim/formulation/mixed_lcp.hpp"
+#include "subsim/solvers/lcp_fixed_point.hpp"
 #include "subsim/solvers/lcp_free_elimination.hpp"
 #include "subsim/solvers/lcp_interior_point.hpp"
 #include "subsim/solvers/lcp_newton.hpp"
@@ -182,6 +183,36 @@ TEST(LcpBlockProjection, GaussSeidelAndJacobiConvergeOnASymmetricPositiveDefinit
     EXPECT_LT(natural(k.lcp, z), 1e-8 * first);
     EXPECT_LT((z - k.z).norm(), 1e-6 * k.z.norm());
   }
+}
+
+TEST(LcpFixedPoint, ReachesTheSolutionAndNeverRaisesTheResidual) {
+  // The same kind of symmetric positive definite LCP, with a free row in each block and started
+  // from an omega too large to contract (1): rejected sweeps halve it, so the residual's 2-norm
+  // never rises, and the iteration ends at the known solution.
+  KnownLcp k = randomLcp(30, 30, 2.0, false, 11);
+  k.lcp.m = 0.5 * (k.lcp.m + k.lcp.m.transpose()).eval();
+  k.lcp.free.assign(30, 0);
+  for (int i = 0; i < 30; i += 3) k.lcp.free[i] = 1;  // z* > 0 there: w* = 0 holds as an equality
+  k.lcp.q = VecX::Zero(30);
+  for (int i = 0; i < 30; ++i) k.lcp.q[i] = (i % 3 == 1 ? 0.3 : 0.0) - k.lcp.m.row(i).dot(k.z);
+  for (int b = 0; b <= 10; ++b) k.lcp.block_begin.push_back(3 * b);
+  LcpFixedPoint fp;
+  VecX z = VecX::Zero(30);
+  fp.prepare(k.lcp, z, 1.0);
+  double last2 = 1e300, r = 0.0;
+  bool shrunk = false;
+  for (int sweep = 0; sweep < 20000; ++sweep) {
+    r = fp.sweep(k.lcp, z);
+    EXPECT_NEAR(r, natural(k.lcp, z), 1e-12 * (1.0 + r));
+    double max_norm = 0.0, two_norm = 0.0;
+    k.lcp.naturalResidual(z, max_norm, two_norm);
+    EXPECT_LE(two_norm, last2 * (1.0 + 1e-12) + 1e-13);  // w recomputed: round-off
+    last2 = two_norm;
+    shrunk = shrunk || fp.omega() < 0.5;
+  }
+  EXPECT_TRUE(shrunk);
+  EXPECT_LT(r, 1e-10);
+  EXPECT_LT((z - k.z).norm(), 1e-8 * k.z.norm());
 }
 
 TEST(FreeVariableElimination, MixedProblemsSolutionAgreesWithNewtonOnTheMixedProblem) {

@@ -68,12 +68,13 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
       if (!r.diverged) continue;
       // The Table II baselines may genuinely fail (the trust-region dogleg stalls at kinks and
       // lets the Panda push spheres 14 mm deep on stir): then the World must have detected and
-      // named it, and refuse to go on.  So may projected Jacobi (on the NCP or on the LCP) on
+      // named it, and refuse to go on.  So may the Jacobi-type methods (projected Jacobi on the
+      // NCP or on the LCP, the LCP's fixed-point iteration) on
       // the FEM bodies (the beam, the soft ball and the gripper's fingers pressed from two sides)
       // and the stiff wound cable, whose rows couple strongly (the ICRA paper's Table I: PJ fails
       // on cable and beam).  Every other solver must get through.
       EXPECT_TRUE(name == "ssn" || name == "tr-dogleg" ||
-                  ((name == "pj" || name == "lcp-pj") &&
+                  ((name == "pj" || name == "lcp-pj" || name == "lcp-fp") &&
                    (s.name == "beam" || s.name == "softball" || s.name == "softgripper" ||
                     s.name == "cablewind")))
           << name << " on " << spec << ": " << r.divergence;
@@ -129,7 +130,7 @@ TEST(SolverRegistry, KindsAndFormulationsAreThePapers) {
   const std::set<std::string> box = {"bpp",       "pgs-sm",       "box-pgs",
                                      "schur-bpp", "schur-pgs-sm", "fbic"};
   const std::set<std::string> lcp = {"lemke",  "path",    "fischer-newton", "minmap-newton",
-                                     "lcp-ip", "lcp-pgs", "lcp-pj"};
+                                     "lcp-ip", "lcp-pgs", "lcp-pj",         "lcp-fp"};
   for (const SolverEntry& e : solverRegistry()) {
     EXPECT_EQ(e.kind == SolverKind::NewtonType, newton.count(e.name) == 1) << e.name;
     EXPECT_EQ(e.formulation, box.count(e.name) == 1   ? "box-mlcp"

@@ -15,10 +15,22 @@ double MixedLcp::naturalResidualRow(int i, double z, double w) const {
 }
 
 void MixedLcp::naturalResidual(const VecX& z, double& max_norm, double& two_norm) const {
+  naturalResidualOf(
+      z, [&](int i) { return m.row(i).dot(z) + q[i]; }, max_norm, two_norm);
+}
+
+void MixedLcp::naturalResidual(const VecX& z, const VecX& w, double& max_norm,
+                               double& two_norm) const {
+  naturalResidualOf(
+      z, [&](int i) { return w[i]; }, max_norm, two_norm);
+}
+
+template <class W>
+void MixedLcp::naturalResidualOf(const VecX& z, W&& w, double& max_norm, double& two_norm) const {
   max_norm = 0.0;
   double sum = 0.0;
   for (int i = 0; i < size(); ++i) {
-    const double r = naturalResidualRow(i, z[i], m.row(i).dot(z) + q[i]);
+    const double r = naturalResidualRow(i, z[i], w(i));
     max_norm = std::max(max_norm, r);
     sum += r * r;
   }

@@ -42,10 +42,16 @@ struct MixedLcp {
   double naturalResidualRow(int i, double z, double w) const;
   /// The natural merit of every row stacked: its maximum and its 2-norm.
   void naturalResidual(const VecX& z, double& max_norm, double& two_norm) const;
+  /// The same given w = M z + q.
+  void naturalResidual(const VecX& z, const VecX& w, double& max_norm, double& two_norm) const;
   /// Its maximum alone (allocates w).
   double naturalResidualMax(const VecX& z) const;
   /// Its maximum given w = M z + q; NaN when z is not finite.
   double naturalResidualMax(const VecX& z, const VecX& w) const;
+
+ private:
+  template <class W>
+  void naturalResidualOf(const VecX& z, W&& w, double& max_norm, double& two_norm) const;
 };
 
 /// The natural residual at which an LCP with constant q is solved to round-off, 64 eps

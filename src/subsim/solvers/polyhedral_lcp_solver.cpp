@@ -27,7 +27,8 @@ const OptionTable<PolyhedralLcpOptions>& PolyhedralLcpSolver::optionTable() {
           .integer("max_pivots", &O::max_pivots, 0, 100000000, "pivots",
                    "Lemke's pivot cap (0: 50 n + 100 for n complementary variables)")
           .number("relaxation", &O::relaxation, NumberRange::openClosed(0.0, 1.0), "-",
-                  "lcp-pj: z += omega (z_new - z) after each Jacobi sweep");
+                  "lcp-pj: z += omega (z_new - z) after each Jacobi sweep; lcp-fp: the first "
+                  "omega of r = omega / M_ii");
   return table;
 }
 
@@ -46,9 +47,11 @@ std::string_view PolyhedralLcpSolver::name() const {
     case Variant::Pgs:
       return "lcp-pgs";
     case Variant::Pj:
+      return "lcp-pj";
+    case Variant::FixedPoint:
       break;
   }
-  return "lcp-pj";
+  return "lcp-fp";
 }
 
 bool PolyhedralLcpSolver::solveByLemke(SolveStats& stats, int& pivots) {
@@ -146,6 +149,18 @@ void PolyhedralLcpSolver::solve(const StepProblem& p, const SolverSettings& sett
         projection_.sweep(lcp, z_, order, options_.relaxation);
         lcp.naturalResidual(z_, residual, two_norm);
         if (recordIteration(st, residual, settings)) {
+          iterations = l + 1;
+          break;
+        }
+      }
+      break;
+    }
+    case Variant::FixedPoint: {
+      fixed_point_.prepare(lcp, z_, options_.relaxation);
+      iterations = max_it;
+      for (int l = 0; l < max_it; ++l) {
+        if (settings.on_iteration) settings.on_iteration(l);
+        if (recordIteration(st, fixed_point_.sweep(lcp, z_), settings)) {
           iterations = l + 1;
           break;
         }

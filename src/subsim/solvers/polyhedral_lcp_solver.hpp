@@ -13,6 +13,8 @@
 //   lcp-ip          primal-dual interior point (lcp_interior_point.hpp) on the eliminated LCP
 //   lcp-pgs         block projected Gauss-Seidel (lcp_projected.hpp)
 //   lcp-pj          block projected Jacobi, relaxed by `relaxation`
+//   lcp-fp          projected fixed-point iteration of the natural map (lcp_fixed_point.hpp),
+//                   its r-factor adapted from `relaxation`
 // Each solve builds the form, starts from the warm start's impulses mapped to the LCP's variables
 // (PolyhedralLcpForm::variablesOf; Lemke and the interior-point method start cold, as they must),
 // and returns the NCP impulses lambda = T z and vhat, so every metric judges these solvers on the
@@ -25,6 +27,7 @@
 #include <string>
 
 #include "subsim/formulation/polyhedral_lcp_form.hpp"
+#include "subsim/solvers/lcp_fixed_point.hpp"
 #include "subsim/solvers/lcp_free_elimination.hpp"
 #include "subsim/solvers/lcp_newton.hpp"
 #include "subsim/solvers/lcp_projected.hpp"
@@ -39,13 +42,22 @@ struct PolyhedralLcpOptions {
   double compliance = 1e-10;
   int max_variables = 6000;
   int max_pivots = 0;       // Lemke (0: 50 n + 100)
-  double relaxation = 0.5;  // lcp-pj's omega
+  double relaxation = 0.5;  // lcp-pj's omega, lcp-fp's first one
 };
 
 class PolyhedralLcpSolver final
     : public SolverWithOptions<PolyhedralLcpSolver, PolyhedralLcpOptions> {
  public:
-  enum class Variant { Lemke, Path, FischerNewton, MinMapNewton, InteriorPoint, Pgs, Pj };
+  enum class Variant {
+    Lemke,
+    Path,
+    FischerNewton,
+    MinMapNewton,
+    InteriorPoint,
+    Pgs,
+    Pj,
+    FixedPoint
+  };
   explicit PolyhedralLcpSolver(Variant variant, PolyhedralLcpOptions options = {})
       : SolverWithOptions(options), variant_(variant) {}
 
@@ -65,6 +77,7 @@ class PolyhedralLcpSolver final
   Lemke lemke_;
   LcpNewton newton_;
   LcpBlockProjection projection_;
+  LcpFixedPoint fixed_point_;
   VecX z_, zc_;
 };
 

@@ -102,10 +102,11 @@ std::vector<SolverEntry>& registry() {
                                   "baseline)",
                                   S::Fbic),
       // The RPI simulator paper's LCP solvers (its Table 1) on the polyhedral-cone LCPs.
-      dual(entry<PolyhedralLcpSolver>("lemke", K::NewtonType, "lcp",
-                                      "Lemke's pivoting method on the Stewart-Trinkle or "
-                                      "Anitescu-Potra LCP (the rpisim paper)",
-                                      L::Lemke)),
+      dual(entry<PolyhedralLcpSolver>(
+          "lemke", K::NewtonType, "lcp",
+          "Lemke's pivoting method on the Stewart-Trinkle, Anitescu-Potra or "
+          "PEG LCP (the rpisim paper)",
+          L::Lemke)),
       dual(entry<PolyhedralLcpSolver>("path", K::NewtonType, "lcp",
                                       "PATH-style: Fischer-Burmeister Newton, non-monotone line "
                                       "search, Lemke as fallback",
@@ -125,6 +126,10 @@ std::vector<SolverEntry>& registry() {
                                       L::Pgs)),
       dual(entry<PolyhedralLcpSolver>("lcp-pj", K::FirstOrder, "lcp",
                                       "block projected Jacobi on the LCP, relaxed", L::Pj)),
+      dual(entry<PolyhedralLcpSolver>("lcp-fp", K::FirstOrder, "lcp",
+                                      "projected fixed-point iteration of the LCP's natural map, "
+                                      "adaptive r-factor",
+                                      L::FixedPoint)),
   };
   return entries;
 }
