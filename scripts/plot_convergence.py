@@ -7,7 +7,9 @@ solver.
 
 By default only the common judge (the AL paper's constraint residual, the same metric for every
 solver) is drawn, since the solvers' own stopping residuals are different quantities and do not
-share a scale; --all adds them as dashed lines.
+share a scale; --all adds them as dashed lines.  A CSV with a `step` column (`--convergence
+--replay N`: N steps of the run) draws one thin line per step, in its solver's colour (the RPI
+paper's Figure 9b: fifty samples over 400 steps).
 """
 import math
 import sys
@@ -29,14 +31,17 @@ def main():
     # (solver, residual_name) -> lists, in file order so the legend follows the bench's order.
     series = OrderedDict()
     expected = {"solver", "iteration", "residual_name", "residual", "cumulative_ms"}
-    for row in plot_common.read_rows("plot_convergence", args.csv, expected):
+    rows = plot_common.read_rows("plot_convergence", args.csv, expected)
+    sampled = bool(rows) and "step" in rows[0]
+    for row in rows:
         if row["residual_name"] != JUDGE and not args.all:
             continue
         residual = float(row["residual"])
         # A log axis cannot show 0 or non-finite values; leaving them out keeps the rest visible.
         if not math.isfinite(residual) or residual <= 0.0:
             continue
-        s = series.setdefault((row["solver"], row["residual_name"]), ([], [], []))
+        key = (row["solver"], row["residual_name"], row["step"] if sampled else "")
+        s = series.setdefault(key, ([], [], []))
         s[0].append(int(row["iteration"]))
         s[1].append(float(row["cumulative_ms"]))
         s[2].append(residual)
@@ -45,12 +50,17 @@ def main():
 
     fig, (ax_it, ax_ms) = plt.subplots(1, 2, figsize=(11, 4.2))
     colours = {}
-    for (solver, name), (its, ms, res) in series.items():
+    labelled = set()
+    for (solver, name, _), (its, ms, res) in series.items():
         colour = colours.setdefault(solver, f"C{len(colours) % 10}")
         judge = name == JUDGE
         label = solver if judge else f"{solver}: {name}"
-        style = dict(color=colour, linestyle="-" if judge else "--", linewidth=1.4,
-                     marker="o" if len(its) <= 12 else None, markersize=3)
+        if (solver, name) in labelled:
+            label = None  # one legend entry per solver, however many steps
+        labelled.add((solver, name))
+        style = dict(color=colour, linestyle="-" if judge else "--",
+                     linewidth=0.7 if sampled else 1.4, alpha=0.6 if sampled else 1.0,
+                     marker="o" if len(its) <= 12 and not sampled else None, markersize=3)
         ax_it.plot(its, res, label=label, **style)
         ax_ms.plot(ms, res, label=label, **style)
     for ax, xlabel in ((ax_it, "iteration"), (ax_ms, "cumulative solve time (ms)")):

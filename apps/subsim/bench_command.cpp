@@ -122,12 +122,44 @@ bool saveProblems(const BenchOptions& o, const LoadedScene& scene, const Recorde
   return true;
 }
 
-int runConvergence(const BenchOptions& o, const LoadedScene& scene,
-                   const std::vector<std::string>& solvers) {
-  const int iterations = singleIterationCount(o.iterations, "--convergence", 100, 100);
-  const std::map<std::string, SolverOptionValues> options = benchSolverOptions(o, solvers);
-  const int run_steps = scene.from_file ? static_cast<int>(scene.recorded.problems.size())
-                                        : o.steps.value_or(scene.default_steps);
+/// A step --convergence studies.
+struct StudiedStep {
+  int step = 0;  // 1-based
+  StepProblem problem;
+  StepSolution warm_start;
+};
+
+/// The steps --convergence studies: --step's one (default the middle of the run), or --replay's
+/// evenly spaced ones, from the problem file or from one reference run.  Prints the error and
+/// returns its exit code, or kExitOk.
+int studiedSteps(const BenchOptions& o, const LoadedScene& scene, int run_steps,
+                 std::vector<StudiedStep>& out) {
+  const WorldSettings reference = benchWorldSettings(
+      o.reference_solver, o.reference_iterations.value_or(kDefaultReferenceIterations), o.threads,
+      o.penetration_limit.value_or(0.0));
+  if (o.replay) {
+    const std::vector<char> mask = ::subsim::bench::evenlySpaced(run_steps, *o.replay);
+    ::subsim::bench::RecordedRun run;
+    if (scene.from_file) {
+      run = scene.recorded;
+    } else {
+      run = ::subsim::bench::recordProblems(scene.model, scene.spec, run_steps, *o.replay,
+                                            reference, progress);
+      progressDone();
+      if (run.steps_run < run_steps) {
+        std::cerr << "subsim: the reference run (" << o.reference_solver << ") ended at step "
+                  << run.steps_run << " of " << run_steps << ": " << run.note << "\n";
+        return kExitDiverged;
+      }
+    }
+    std::size_t kept = 0;
+    for (int k = 0; k < run_steps; ++k) {
+      if (!mask[k]) continue;
+      const std::size_t index = scene.from_file ? static_cast<std::size_t>(k) : kept++;
+      out.push_back({k + 1, run.problems[index], run.warm_starts[index]});
+    }
+    return kExitOk;
+  }
   const int step = o.step.value_or(std::max(1, run_steps / 2));
   if ((o.steps || scene.from_file) && step > run_steps) {
     std::cerr << "subsim: --step: step " << step << " lies beyond "
@@ -136,86 +168,134 @@ int runConvergence(const BenchOptions& o, const LoadedScene& scene,
               << "\n";
     return kExitBadInput;
   }
+  if (scene.from_file) {
+    out.push_back({step, scene.recorded.problems[step - 1], scene.recorded.warm_starts[step - 1]});
+    return kExitOk;
+  }
+  ::subsim::bench::RecordedStep recorded =
+      ::subsim::bench::recordStep(scene.model, scene.spec, step, reference, progress);
+  progressDone();
+  if (recorded.diverged_at > 0) {
+    std::cerr << "subsim: the reference run (" << o.reference_solver << ") diverged at step "
+              << recorded.diverged_at << " before reaching --step " << step << ": "
+              << recorded.divergence << "\n";
+    return kExitDiverged;
+  }
+  out.push_back({step, std::move(recorded.problem), std::move(recorded.warm_start)});
+  return kExitOk;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+int runConvergence(const BenchOptions& o, const LoadedScene& scene,
+                   const std::vector<std::string>& solvers) {
+  const int iterations = singleIterationCount(o.iterations, "--convergence", 100, 100);
+  const std::map<std::string, SolverOptionValues> options = benchSolverOptions(o, solvers);
+  const int run_steps = scene.from_file ? static_cast<int>(scene.recorded.problems.size())
+                                        : o.steps.value_or(scene.default_steps);
   const std::string csv_path = o.output.empty() ? "convergence.csv" : o.output + ".csv";
   const std::string png_path = o.output.empty() ? "convergence.png" : o.output + ".png";
   std::ofstream csv;
   if (!openOutput("--output", csv_path, csv)) return kExitBadInput;
 
-  StepProblem problem;
-  StepSolution warm_start;
-  if (scene.from_file) {
-    problem = scene.recorded.problems[step - 1];
-    warm_start = scene.recorded.warm_starts[step - 1];
-  } else {
-    ::subsim::bench::RecordedStep recorded = ::subsim::bench::recordStep(
-        scene.model, scene.spec, step,
-        benchWorldSettings(o.reference_solver,
-                           o.reference_iterations.value_or(kDefaultReferenceIterations), o.threads,
-                           o.penetration_limit.value_or(0.0)),
-        progress);
-    if (recorded.diverged_at > 0) {
-      progressDone();
-      std::cerr << "subsim: the reference run (" << o.reference_solver << ") diverged at step "
-                << recorded.diverged_at << " before reaching --step " << step << ": "
-                << recorded.divergence << "\n";
-      return kExitDiverged;
-    }
-    progressDone();
-    problem = std::move(recorded.problem);
-    warm_start = std::move(recorded.warm_start);
+  std::vector<StudiedStep> steps;
+  if (const int code = studiedSteps(o, scene, run_steps, steps); code != kExitOk) return code;
+  const bool sampled = o.replay.has_value();
+  // A sample's step without contacts or joints has nothing to study; a single --step must have.
+  std::size_t empty = 0;
+  for (StudiedStep& s : steps) {
+    if (o.cold) s.warm_start = StepSolution();  // a solver takes impulses of the wrong size as none
+    empty += s.problem.numConstraints() == 0 ? 1 : 0;
   }
-  // --cold: no warm start (a solver takes impulses of the wrong size as none).
-  if (o.cold) warm_start = StepSolution();
-  if (problem.numConstraints() == 0) {
-    std::cerr << "subsim: --step: step " << step << " of " << scene.spec
+  if (!sampled && empty > 0) {
+    std::cerr << "subsim: --step: step " << steps.front().step << " of " << scene.spec
               << " has no constraints to solve; choose another step\n";
     return kExitBadInput;
   }
-  Fnv1a64 input;
-  input.add(problemHash(problem));
-  input.add(solutionHash(warm_start));
-  const std::uint64_t input_hash = input.value();
+  if (empty == steps.size()) {
+    std::cerr << "subsim: --replay: none of the " << steps.size() << " steps of " << scene.spec
+              << " has constraints to solve\n";
+    return kExitBadInput;
+  }
 
-  std::ostringstream summary;
-  summary << "convergence: " << scene.spec << ", step " << step << " (" << problem.numContacts()
-          << " contacts, " << problem.numConstraints() << " constraints, " << problem.numDof()
-          << " DOF), input hash " << hex64(input_hash) << ", threads " << o.threads
-          << (o.cold ? ", cold start" : "") << "\n";
   ::subsim::bench::ConvergenceSettings settings;
   settings.iterations = iterations;
   settings.newton_iterations = o.newton_iterations;
   settings.threads = o.threads;
   settings.options = options;
-  const ::subsim::bench::ConvergenceStudy study = ::subsim::bench::runConvergenceStudy(
-      problem, warm_start, solvers, settings, scene.spec, progress);
-  const std::vector<::subsim::bench::ConvergenceRow>& rows = study.rows;
-  for (const ::subsim::bench::ConvergenceSummary& s : study.solvers) {
+  Fnv1a64 input;
+  std::ostringstream summary;
+  std::vector<std::pair<int, ::subsim::bench::ConvergenceStudy>> studies;
+  for (const StudiedStep& s : steps) {
+    if (s.problem.numConstraints() == 0) continue;
+    input.add(problemHash(s.problem));
+    input.add(solutionHash(s.warm_start));
+    studies.emplace_back(s.step, ::subsim::bench::runConvergenceStudy(
+                                     s.problem, s.warm_start, solvers, settings,
+                                     scene.spec + ", step " + std::to_string(s.step), progress));
+  }
+  progressDone();
+
+  const StepProblem& first = steps.front().problem;
+  summary << "convergence: " << scene.spec;
+  if (sampled)
+    summary << ", " << studies.size() << " steps evenly spaced over " << run_steps
+            << (empty > 0 ? " (" + std::to_string(empty) + " without constraints left out)" : "");
+  else
+    summary << ", step " << steps.front().step << " (" << first.numContacts() << " contacts, "
+            << first.numConstraints() << " constraints, " << first.numDof() << " DOF)";
+  summary << ", input hash " << hex64(input.value()) << ", threads " << o.threads
+          << (o.cold ? ", cold start" : "") << "\n";
+  for (std::size_t k = 0; k < solvers.size(); ++k) {
+    const ::subsim::bench::ConvergenceSummary& s = studies.front().second.solvers[k];
     if (!s.stamped)
       std::cerr << "subsim: note: " << s.solver
                 << " does not report its iterations (SolverSettings::on_iteration); its "
                    "cumulative_ms is each k-iteration run's own solve time\n";
-    char line[256];
-    std::snprintf(line, sizeof line, "  %-10s %4d it.  final %s %.3e (AA %.2f)  %.3f ms\n",
-                  s.solver.c_str(), s.iterations, ::subsim::bench::kJudgeResidualName,
-                  s.final_residual, accuracyOf(s.final_residual), s.final_ms);
+    char line[320];
+    if (!sampled) {
+      std::snprintf(line, sizeof line, "  %-10s %4d it.  final %s %.3e (AA %.2f)  %.3f ms\n",
+                    s.solver.c_str(), s.iterations, ::subsim::bench::kJudgeResidualName,
+                    s.final_residual, accuracyOf(s.final_residual), s.final_ms);
+    } else {
+      std::vector<double> finals, ms;
+      for (const auto& [step, study] : studies) {
+        finals.push_back(study.solvers[k].final_residual);
+        ms.push_back(study.solvers[k].final_ms);
+      }
+      const double worst = *std::max_element(finals.begin(), finals.end());
+      std::snprintf(line, sizeof line,
+                    "  %-10s %4d it.  final %s median %.3e (AA %.2f), worst %.3e  median %.3f "
+                    "ms\n",
+                    s.solver.c_str(), s.iterations, ::subsim::bench::kJudgeResidualName,
+                    median(finals), accuracyOf(median(finals)), worst, median(ms));
+    }
     summary << line;
   }
-  progressDone();
 
-  csv << "solver,iteration,residual_name,residual,cumulative_ms\n";
-  for (const ::subsim::bench::ConvergenceRow& r : rows)
-    csv << bench::csvField(r.solver) << "," << r.iteration << ","
-        << bench::csvField(r.residual_name) << "," << csvNumber(r.residual) << ","
-        << csvNumber(r.cumulative_ms) << "\n";
+  csv << (sampled ? "step," : "") << "solver,iteration,residual_name,residual,cumulative_ms\n";
+  std::size_t rows = 0;
+  for (const auto& [step, study] : studies)
+    for (const ::subsim::bench::ConvergenceRow& r : study.rows) {
+      if (sampled) csv << step << ",";
+      csv << bench::csvField(r.solver) << "," << r.iteration << ","
+          << bench::csvField(r.residual_name) << "," << csvNumber(r.residual) << ","
+          << csvNumber(r.cumulative_ms) << "\n";
+      ++rows;
+    }
   csv.close();
   if (!csv) {
     std::cerr << "subsim: --output: writing '" << csv_path << "' failed\n";
     return kExitBadInput;
   }
-  std::cout << summary.str() << "wrote " << csv_path << " (" << rows.size() << " rows)\n";
+  std::cout << summary.str() << "wrote " << csv_path << " (" << rows << " rows)\n";
   if (o.no_plot) return kExitOk;
 
-  const std::string title = scene.spec + ", step " + std::to_string(step);
+  const std::string title = scene.spec + (sampled ? ", " + std::to_string(studies.size()) + " steps"
+                                                  : ", step " + std::to_string(steps.front().step));
   if (!drawPlot("plot_convergence.py", csv_path, png_path, title)) return kExitBadInput;
   std::cout << "wrote " << png_path << "\n";
   return kExitOk;

@@ -294,7 +294,8 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
   bench_cmd
       ->add_option("--replay", bench.replay,
                    "--problems: solve this many of the recorded problems, evenly spaced over the "
-                   "run (default: all; --paper-table 50)")
+                   "run (default: all; --paper-table 50); --convergence: study this many evenly "
+                   "spaced steps instead of one --step (the RPI paper's 50 samples)")
       ->check(wholeNumber(1, 100000000));
   bench_cmd->add_flag("--paper-table", bench.paper_table,
                       "the SubADMM ICRA paper's Table I: stir, cable and beam x PGS-CG, PJ, "

@@ -76,7 +76,10 @@ void checkMatrix(const BenchOptions& o) {
                       " applies only with --convergence" + (o.no_plot ? " or --scaling" : ""));
   if (o.convergence && o.scenes.size() != 1)
     throw OptionError("--convergence studies one scene, got " + std::to_string(o.scenes.size()));
-  if (o.replay && !o.problems) throw OptionError("--replay applies only with --problems");
+  if (o.replay && !o.problems && !o.convergence)
+    throw OptionError("--replay applies only with --problems or --convergence");
+  if (o.replay && o.convergence && o.step)
+    throw OptionError("--step and --replay both choose the steps --convergence studies: give one");
   if (!o.save_problems.empty() && (!o.problems || o.scenes.size() != 1))
     throw OptionError("--save-problems records the problems of one scene in --problems mode");
   for (const std::string& spec : o.scenes) {

@@ -437,6 +437,53 @@ TEST(BenchCli, ConvergenceWritesOneJudgeRowPerIteration) {
   std::remove((prefix + ".png").c_str());
 }
 
+TEST(BenchCli, ConvergenceOnEvenlySpacedStepsWritesEachStepsRows) {
+  // --replay 3 with --convergence: the RPI paper's samples over a run, each step's study in the
+  // CSV under its step number, the same rows per step as one --step study writes, and the study of
+  // each step the same as --step gives for it.
+  const std::string prefix = tempPath("conv_sampled");
+  const Result r =
+      run("bench spherecube:side=2 --convergence --cold --steps 12 --replay 3 "
+          "--solvers lcp-pgs,fischer-newton --iterations 10 --no-plot --output " +
+          prefix);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "3 steps evenly spaced over 12")) << r.out;
+  EXPECT_TRUE(contains(r.out, "median")) << r.out;
+  const std::string csv = readFile(prefix + ".csv");
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "step,solver,iteration,residual_name,residual,cumulative_ms");
+  std::map<int, std::string> rows_of_step;  // step -> its rows without the step column
+  while (std::getline(in, line)) {
+    const std::size_t comma = line.find(',');
+    rows_of_step[std::stoi(line.substr(0, comma))] += line.substr(comma + 1) + "\n";
+  }
+  // evenlySpaced: the middle of each third of 12 steps (steps 3, 7, 11).
+  ASSERT_EQ(rows_of_step.size(), 3u);
+  EXPECT_EQ(rows_of_step.begin()->first, 3);
+  EXPECT_EQ(rows_of_step.rbegin()->first, 11);
+  // The step-11 study alone: the same residuals (times differ).
+  const std::string single = tempPath("conv_single");
+  ASSERT_EQ(run("bench spherecube:side=2 --convergence --cold --steps 12 --step 11 "
+                "--solvers lcp-pgs,fischer-newton --iterations 10 --no-plot --output " +
+                single)
+                .exit_code,
+            0);
+  const auto residuals = [](const std::string& rows) {
+    std::istringstream lines(rows);
+    std::string row, out;
+    while (std::getline(lines, row)) {
+      if (row.rfind("solver,", 0) == 0) continue;
+      out += row.substr(0, row.rfind(',')) + "\n";  // all but cumulative_ms
+    }
+    return out;
+  };
+  EXPECT_EQ(residuals(rows_of_step.at(11)), residuals(readFile(single + ".csv")));
+  std::remove((prefix + ".csv").c_str());
+  std::remove((single + ".csv").c_str());
+}
+
 TEST(BenchCli, ConvergenceGivesNewtonTypeSolversATenth) {
   const std::string newton = newtonSolver();
   if (newton.empty()) GTEST_SKIP() << "no Newton-type solver registered yet";
