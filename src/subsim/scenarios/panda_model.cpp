@@ -16,6 +16,59 @@ std::vector<IkTarget> rodDownTargets(int tool, const Vec3& tip) {
   return {{tool, Vec3::Zero(), tip}, {tool, Vec3(0.0, 0.0, -0.1), tip + Vec3(0.0, 0.0, 0.1)}};
 }
 
+namespace {
+
+ArticulationLink fingerLink(const char* name, int hand, double side) {
+  ArticulationLink f;
+  f.name = name;
+  f.parent = hand;
+  f.joint = ArticulationJointType::Prismatic;
+  f.joint_name = std::string(name) + "_joint";
+  f.joint_origin.position = Vec3(0.0, 0.0, 0.0584);
+  f.axis = Vec3(0.0, side, 0.0);
+  f.mass = 0.015;
+  f.com = Vec3(0.0, 0.006 * side, 0.045);
+  f.inertia = Mat3::Identity() * 2.375e-6;
+  f.limited = true;
+  f.lower = 0.0;
+  f.upper = 0.04;
+  f.effort_limit = 20.0;
+  f.velocity_limit = 0.2;
+  return f;
+}
+
+}  // namespace
+
+PandaHand pandaWithHand() {
+  PandaHand out;
+  out.urdf = loadUrdfString(pandaUrdf(), "built-in panda.urdf");
+  Articulation& art = out.urdf.articulation;
+  const int rod = art.findLink("panda_stirrer");
+  if (rod < 0 || rod + 1 != static_cast<int>(art.links.size()))
+    throw ScenarioError("the built-in Panda's last link is not 'panda_stirrer'");
+  // The stirring rod's link becomes the hand: same parent (the flange), its own frame and mass.
+  ArticulationLink& hand = art.links[rod];
+  hand.name = "panda_hand";
+  hand.joint_name = "panda_hand_joint";
+  hand.joint_origin = Pose{Vec3::Zero(), Quat(Eigen::AngleAxisd(-0.25 * M_PI, Vec3::UnitZ()))};
+  hand.mass = 0.73;
+  hand.com = Vec3(-0.01, 0.0, 0.03);
+  hand.inertia = Vec3(0.001, 0.0025, 0.0017).asDiagonal();
+  std::erase_if(out.urdf.collisions, [rod](const UrdfCollision& c) { return c.link == rod; });
+  out.hand_link = rod;
+  out.urdf.collisions.push_back(
+      {rod, Shape::box(Vec3(0.03, 0.1, 0.029)), Pose{Vec3(0.0, 0.0, 0.029), Quat::Identity()}});
+  for (int side = 0; side < 2; ++side) {
+    const double sign = side == 0 ? 1.0 : -1.0;
+    art.links.push_back(
+        fingerLink(side == 0 ? "panda_leftfinger" : "panda_rightfinger", rod, sign));
+    out.finger_links[side] = static_cast<int>(art.links.size()) - 1;
+    out.urdf.collisions.push_back({out.finger_links[side], Shape::box(Vec3(0.01, 0.006, 0.02)),
+                                   Pose{Vec3(0.0, 0.006 * sign, 0.045), Quat::Identity()}});
+  }
+  return out;
+}
+
 PandaOnPath addPandaFollowingTip(Model& m, const std::string& scene, const Pose& base,
                                  const DoubleBuffer& times, const std::function<Vec3(double)>& tip,
                                  double mu, std::uint32_t group) {

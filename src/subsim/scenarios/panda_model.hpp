@@ -9,6 +9,7 @@
 
 #include "subsim/articulation/inverse_kinematics.hpp"
 #include "subsim/io/builtin_robots.hpp"
+#include "subsim/io/urdf_loader.hpp"
 #include "subsim/model/model.hpp"
 
 namespace subsim {
@@ -26,6 +27,22 @@ struct PandaOnPath {
   int robot = -1;
   int tool_link = -1;  // panda_stirrer
 };
+
+/// The built-in Panda with the Franka Hand in place of its stirring rod: the hand on the flange
+/// (turned -45 degrees about z, as Franka mounts it) and its two fingers on prismatic joints along
+/// the hand's +y and -y, 0 .. 4 cm each (closed at 0), 20 N each.  Dimensions and masses from
+/// franka_description's panda_hand / panda_leftfinger / panda_rightfinger (hand 0.73 kg, fingers
+/// 15 g), collision boxes in place of its meshes: the hand's body, and each finger's 2 x 1.2 x 4 cm
+/// pad, whose inner face lies on the finger frame's y = 0 plane, so the pads meet at q = 0.  The
+/// tool centre point, between the pads' centres, is 10.34 cm from the flange along the hand's z.
+struct PandaHand {
+  UrdfRobot urdf;  // the arm and hand, not finalized: 9 joint coordinates (7 arm, 2 fingers)
+  int hand_link = -1;
+  int finger_links[2] = {-1, -1};
+};
+PandaHand pandaWithHand();
+/// The tool centre point in the hand's frame.
+inline const Vec3 kFrankaHandTcp(0.0, 0.0, 0.1034);
 
 /// The built-in Panda on a fixed base whose rod end follows `tip(t)` pointing down: position IK
 /// at each time of `times` (each solve from the previous knot, the first from elbow up, flange

@@ -77,6 +77,7 @@ BuiltScene buildScenario(const std::string& spec);
 Model buildGranularScene(const ScenarioParams& p);
 Model buildStirScene(const ScenarioParams& p);
 Model buildMobileScene(const ScenarioParams& p);
+Model buildGraspScene(const ScenarioParams& p);
 Model buildQuadrupedsScene(const ScenarioParams& p);
 Model buildCableScene(const ScenarioParams& p);
 Model buildBeamScene(const ScenarioParams& p);

@@ -37,6 +37,15 @@ const std::vector<Scenario>& builtinScenarios() {
         {"spacing", 1.0, 0.6, 100, false, "distance between neighbouring robots on the grid in m"}},
        200,
        buildQuadrupedsScene},
+      {"grasp",
+       "a Franka Panda with the Franka Hand picks a cube up from the floor along joint angles "
+       "interpolated between IK poses (the RPI simulator paper's grasp example)",
+       {{"mu", 0.8, 0, 10, false, "friction coefficient"},
+        {"size", 0.05, 0.02, 0.07, false, "the cube's edge in m (the fingers open to 8 cm)"},
+        {"mass", 0.1, 0.001, 1.5, false, "the cube's mass in kg (the fingers squeeze with 20 N)"},
+        {"distance", 0.5, 0.3, 0.7, false, "the cube's distance from the Panda's base in m"}},
+       400,
+       buildGraspScene},
       {"mobile",
        "a 10-DOF mobile manipulator (no-slip wheeled base + Panda) drives to a table and reaches "
        "above a box",
