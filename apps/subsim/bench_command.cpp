@@ -24,6 +24,7 @@
 #include "subsim/bench/scene_cell.hpp"
 #include "subsim/io/problem_file.hpp"
 #include "subsim/math/fnv1a_hash.hpp"
+#include "subsim/math/median.hpp"
 #include "subsim/metrics/step_metrics.hpp"
 #include "subsim/problem/problem_hash.hpp"
 #include "subsim/scenarios/scenario.hpp"
@@ -139,25 +140,27 @@ int studiedSteps(const BenchOptions& o, const LoadedScene& scene, int run_steps,
       o.penetration_limit.value_or(0.0));
   if (o.replay) {
     const std::vector<char> mask = ::subsim::bench::evenlySpaced(run_steps, *o.replay);
-    ::subsim::bench::RecordedRun run;
     if (scene.from_file) {
-      run = scene.recorded;
-    } else {
-      run = ::subsim::bench::recordProblems(scene.model, scene.spec, run_steps, *o.replay,
-                                            reference, progress);
-      progressDone();
-      if (run.steps_run < run_steps) {
-        std::cerr << "subsim: the reference run (" << o.reference_solver << ") ended at step "
-                  << run.steps_run << " of " << run_steps << ": " << run.note << "\n";
-        return kExitDiverged;
-      }
+      for (int k = 0; k < run_steps; ++k)
+        if (mask[k])
+          out.push_back({k + 1, scene.recorded.problems[k], scene.recorded.warm_starts[k]});
+      return kExitOk;
+    }
+    // The reference run keeps only the sampled problems, in step order.
+    ::subsim::bench::RecordedRun run = ::subsim::bench::recordProblems(
+        scene.model, scene.spec, run_steps, *o.replay, reference, progress);
+    progressDone();
+    if (run.steps_run < run_steps) {
+      std::cerr << "subsim: the reference run (" << o.reference_solver << ") ended at step "
+                << run.steps_run << " of " << run_steps << ": " << run.note << "\n";
+      return kExitDiverged;
     }
     std::size_t kept = 0;
-    for (int k = 0; k < run_steps; ++k) {
-      if (!mask[k]) continue;
-      const std::size_t index = scene.from_file ? static_cast<std::size_t>(k) : kept++;
-      out.push_back({k + 1, run.problems[index], run.warm_starts[index]});
-    }
+    for (int k = 0; k < run_steps; ++k)
+      if (mask[k]) {
+        out.push_back({k + 1, std::move(run.problems[kept]), std::move(run.warm_starts[kept])});
+        ++kept;
+      }
     return kExitOk;
   }
   const int step = o.step.value_or(std::max(1, run_steps / 2));
@@ -183,11 +186,6 @@ int studiedSteps(const BenchOptions& o, const LoadedScene& scene, int run_steps,
   }
   out.push_back({step, std::move(recorded.problem), std::move(recorded.warm_start)});
   return kExitOk;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
 int runConvergence(const BenchOptions& o, const LoadedScene& scene,

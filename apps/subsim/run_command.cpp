@@ -17,6 +17,7 @@
 #include "option_checks.hpp"
 #include "scene_loading.hpp"
 #include "subsim/math/fnv1a_hash.hpp"
+#include "subsim/math/median.hpp"
 #include "subsim/metrics/step_metrics.hpp"
 #include "subsim/scenarios/scenario.hpp"
 #include "subsim/sim/recorder.hpp"
@@ -64,12 +65,6 @@ struct RunFigures {
 
 double mean(const DoubleBuffer& v) {
   return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
-}
-double median(DoubleBuffer v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 }  // namespace

@@ -150,34 +150,25 @@ bool PolyhedralLcpForm::build(const StepProblem& p, const PolyhedralLcpSettings&
   for (int j = 0; j <= nc; ++j)
     if (j == nc || variableCount(j) > 0) lcp_.block_begin.push_back(var_begin_[j]);
   const DoubleBuffer& c_rhs = delassus_.rhs();
-  // Adds sign * W_{(row of constraint j), k} T_k for every constraint k coupled to j to `target`.
-  const auto add_row_times_t = [&](int j, int row, double sign, int target) {
-    const Constraint& cj = p.constraints[j];
-    const auto add = [&](int k, const double* w) {
+  // Calls f(k, W_jk, T_k) for every constraint k coupled to j (j itself included).
+  const auto for_each_coupled = [&](int j, const auto& f) {
+    const auto visit = [&](int k, const double* w) {
       const Constraint& ck = p.constraints[k];
-      const Eigen::Map<const RowMajorMatX> tk(transform(k), ck.rows, variableCount(k));
-      const Eigen::Map<const RowMajorMatX> wjk(w, cj.rows, ck.rows);
-      lcp_.m.row(target).segment(var_begin_[k], variableCount(k)).noalias() +=
-          sign * wjk.row(row) * tk;
+      f(k, Eigen::Map<const RowMajorMatX>(w, p.constraints[j].rows, ck.rows),
+        Eigen::Map<const RowMajorMatX>(transform(k), ck.rows, variableCount(k)));
     };
-    add(j, delassus_.diagonalBlock(j));
+    visit(j, delassus_.diagonalBlock(j));
     for (int e = delassus_.neighbourBegin(j); e < delassus_.neighbourEnd(j); ++e)
-      add(delassus_.neighbourConstraint(e), delassus_.neighbourBlock(e));
+      visit(delassus_.neighbourConstraint(e), delassus_.neighbourBlock(e));
   };
   for (int j = 0; j < nc; ++j) {
     const Constraint& cj = p.constraints[j];
     const int vj = var_begin_[j], nj = variableCount(j);
     if (nj == 0) continue;
     const Eigen::Map<const RowMajorMatX> tj(transform(j), cj.rows, nj);
-    const auto add_block = [&](int k, const double* w) {
-      const Constraint& ck = p.constraints[k];
-      const Eigen::Map<const RowMajorMatX> tk(transform(k), ck.rows, variableCount(k));
-      const Eigen::Map<const RowMajorMatX> wjk(w, cj.rows, ck.rows);
-      lcp_.m.block(vj, var_begin_[k], nj, variableCount(k)).noalias() += tj.transpose() * wjk * tk;
-    };
-    add_block(j, delassus_.diagonalBlock(j));
-    for (int e = delassus_.neighbourBegin(j); e < delassus_.neighbourEnd(j); ++e)
-      add_block(delassus_.neighbourConstraint(e), delassus_.neighbourBlock(e));
+    for_each_coupled(j, [&](int k, const auto& wjk, const auto& tk) {
+      lcp_.m.block(vj, var_begin_[k], nj, tk.cols()).noalias() += tj.transpose() * wjk * tk;
+    });
 
     Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> cj_rhs =
         Eigen::Map<const VecX>(c_rhs.data() + cj.row_offset, cj.rows);
@@ -195,7 +186,9 @@ bool PolyhedralLcpForm::build(const StepProblem& p, const PolyhedralLcpSettings&
       for (int i = 0; i < aux; ++i) {
         const int a = vj + 1 + i, member = aux_members_[aux_begin_[j] + i];
         lcp_.m.row(a) = lcp_.m.row(vj);
-        add_row_times_t(member, 0, -1.0, a);
+        for_each_coupled(member, [&](int k, const auto& wmk, const auto& tk) {
+          lcp_.m.row(a).segment(var_begin_[k], tk.cols()).noalias() -= wmk.row(0) * tk;
+        });
         lcp_.q[a] = lcp_.q[vj] - normalConstant(member);
         for (int l = 0; l <= i; ++l) lcp_.m(a, vj + 1 + l) += 1.0;  // E_2
       }

@@ -26,6 +26,16 @@ void constraintVelocity(const StepProblem& p, const Constraint& c, const VecX& v
   }
 }
 
+}  // namespace
+
+VecX constraintVelocities(const StepProblem& p, const VecX& v) {
+  VecX u(p.numRows());
+  for (const Constraint& c : p.constraints) constraintVelocity(p, c, v, u.data() + c.row_offset);
+  return u;
+}
+
+namespace {
+
 /// J^T lambda stacked over all subsystems.
 VecX jacobianTransposeTimes(const StepProblem& p, const VecX& lambda) {
   VecX out = VecX::Zero(p.numDof());

@@ -42,6 +42,9 @@ struct StepMetrics {
 
 StepMetrics evaluateStep(const StepProblem& problem, const StepSolution& solution);
 
+/// u = J v, every constraint row's velocity for the DOF velocities v (a problem with subsystems).
+VecX constraintVelocities(const StepProblem& problem, const VecX& v);
+
 /// -log10 of a residual, the papers' accuracy figure (higher is better); 16 for an exact zero.
 double accuracyOf(double residual);
 

@@ -4,8 +4,9 @@
 // from the floor.  Position IK gives the joint angles of three poses of the hand, pointing down
 // with its fingers closing along y: 15 cm above the cube, at it, and lifted 15 cm again; the
 // trajectory interpolates linearly between them in joint space, the fingers open (4 cm each) until
-// the hand is at the cube, then closing toward 0, which Franka's joint impedance turns into a
-// squeeze (kp 800 N/m on 2.5 cm: the fingers' 20 N effort limit).
+// the hand is at the cube, then closing toward 0.  The arm tracks with Franka's joint impedance;
+// the fingers with our kp 800 N/m (not Franka's: its gripper is force-controlled), which on the
+// 2.5 cm left to close squeezes with the fingers' 20 N effort limit.
 //   0.0 - 1.5 s  descend (joint-space interpolation, the paper's)
 //   1.5 - 2.0 s  close the fingers
 //   2.0 - 3.0 s  lift

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "subsim/math/median.hpp"
+
 namespace subsim {
 
 ThreadGovernor::ThreadGovernor(int max_threads) : ThreadGovernor(max_threads, Settings{}) {}
@@ -11,11 +13,6 @@ ThreadGovernor::ThreadGovernor(int max_threads, const Settings& settings)
   s_.window = std::max(s_.window, 1);
   s_.probe_every = std::max(s_.probe_every, s_.window);
   interval_ = s_.probe_every;
-}
-
-double ThreadGovernor::median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
 }
 
 void ThreadGovernor::record(double solver_ms) {

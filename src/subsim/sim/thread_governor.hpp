@@ -39,7 +39,6 @@ class ThreadGovernor {
 
  private:
   int other() const { return current_ == 1 ? max_ : 1; }
-  static double median(std::vector<double> v);
 
   int max_;
   Settings s_;
