@@ -313,8 +313,11 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
 
   const std::vector<int> levels = parseIterationList(o.iterations.value_or("30,60,90"));
   const std::map<std::string, SolverOptionValues> options = benchSolverOptions(o, solvers);
+  // --front's --output is a prefix; its CSV is opened here so that a bad path fails at once.
+  const std::string output_path = o.front ? frontCsvPath(o) : o.output;
   std::ofstream file;
-  if (!o.output.empty() && !openOutput("--output", o.output, file)) return kExitBadInput;
+  if (!output_path.empty() && !openOutput("--output", output_path, file)) return kExitBadInput;
+  const std::vector<int> thread_counts = frontThreadCounts(o);
 
   Report report;
   report.problems_mode = o.problems;
@@ -384,20 +387,27 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
       info.problems_replayed = static_cast<int>(recorded.problems.size());
     }
     for (const std::string& solver : solvers)
-      for (int level : levels) {
-        progress(scene.spec + ": " + solver + " at " +
-                 std::to_string(bench::iterationsAtLevel(solver, level)) + " iterations");
-        Cell cell = o.problems
-                        ? ::subsim::bench::runProblemsCell(scene.spec, recorded, solver, level,
-                                                           o.threads, options.at(solver))
-                        : ::subsim::bench::runSceneCell(scene.model, scene.spec, info.steps,
-                                                        info.penetration_limit, solver, level,
-                                                        o.threads, options.at(solver));
-        if (o.problems) {
-          if (info.input_hash.empty()) info.input_hash = cell.input_hash;
-          if (cell.input_hash != info.input_hash) info.input_hashes_agree = false;
+      for (const int threads : thread_counts) {
+        std::vector<int> ran;  // --front: a Newton-type solver's levels 5 and 10 are both 1 it.
+        for (int level : levels) {
+          const int iterations = bench::iterationsAtLevel(solver, level);
+          if (o.front && std::find(ran.begin(), ran.end(), iterations) != ran.end()) continue;
+          ran.push_back(iterations);
+          progress(scene.spec + ": " + solver + " at " + std::to_string(iterations) +
+                   " iterations" +
+                   (thread_counts.size() > 1 ? ", " + std::to_string(threads) + " threads" : ""));
+          Cell cell = o.problems
+                          ? ::subsim::bench::runProblemsCell(scene.spec, recorded, solver, level,
+                                                             threads, options.at(solver))
+                          : ::subsim::bench::runSceneCell(scene.model, scene.spec, info.steps,
+                                                          info.penetration_limit, solver, level,
+                                                          threads, options.at(solver));
+          if (o.problems) {
+            if (info.input_hash.empty()) info.input_hash = cell.input_hash;
+            if (cell.input_hash != info.input_hash) info.input_hashes_agree = false;
+          }
+          report.cells.push_back(std::move(cell));
         }
-        report.cells.push_back(std::move(cell));
       }
     if (!info.input_hashes_agree)
       std::cerr << "subsim: warning: " << scene.spec
@@ -405,6 +415,7 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
     report.scenes.push_back(std::move(info));
   }
   progressDone();
+  if (o.front) return reportFront(o, report, file);
 
   const std::string text = o.format == "csv"    ? bench::formatCsv(report)
                            : o.format == "json" ? bench::formatJson(report)
@@ -429,6 +440,7 @@ int runBench(const BenchOptions& o) {
   if (o.paper) return *o.paper == "cond" ? runCondPaperBench(o) : runSchurPaperBench(o);
   if (o.scaling) return runScalingBench(o, singleIterationCount(o.iterations, "--scaling", 60, 60));
   if (o.paper_table) return runMatrix(paperTableOptions(o), true);
+  if (o.front) return runMatrix(frontOptions(o), false);
   return runMatrix(o, false);
 }
 

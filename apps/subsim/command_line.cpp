@@ -302,6 +302,12 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
                       "FADMM, NNewton (3/6/9) and SubADMM (30/60/90) on 50 recorded problems per "
                       "scene, with the paper's figures beside ours (--solvers narrows it; "
                       "--steps, --replay, --threads, --reference-iterations, --format, --output)");
+  bench_cmd->add_flag("--front", bench.front,
+                      "the accuracy-time front: per solver, AA against solve time over an "
+                      "iteration sweep (default 5..320) on identical recorded problems, at 1 and "
+                      "--threads threads (default 2), as a table, PREFIX.csv and PREFIX.png "
+                      "(default prefix front; --solvers default subadmm,pgs-cg; --replay default "
+                      "30; --reference-iterations default 300)");
   bench_cmd
       ->add_option("--paper", bench.paper,
                    "a paper's tables on its scenes: schur (Peiret et al. 2019: partitions, solve "
@@ -442,6 +448,7 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
     err << "subsim: " << e.what() << "\n";
     return parsed;
   }
+  line.bench.threads_given = bench_cmd->count("--threads") > 0;
   line.command = app.got_subcommand("scenarios")      ? CommandLine::Command::Scenarios
                  : app.got_subcommand("solvers")      ? CommandLine::Command::Solvers
                  : app.got_subcommand("seal")         ? CommandLine::Command::Seal

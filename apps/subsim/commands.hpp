@@ -1,12 +1,17 @@
 #pragma once
 // Subcommands of the `subsim` command line.  Exit codes: 0 done, 2 bad input, 3 diverged, 130
 // a run stopped by Ctrl-C (SIGINT) or SIGTERM.
+#include <fstream>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace subsim::cli {
+
+namespace bench {
+struct Report;  // bench_table.hpp
+}
 
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 2;
@@ -53,6 +58,7 @@ struct BenchOptions {
   std::optional<std::string> iterations;  // default "30,60,90"; --convergence: one value, 100
   std::optional<int> steps;               // default: each scene's
   int threads = 1;
+  bool threads_given = false;               // --threads was on the command line
   std::optional<double> penetration_limit;  // default: World's, half the smallest dynamic shape
   std::string format = "markdown";          // markdown | csv | json
   bool problems = false;
@@ -69,6 +75,8 @@ struct BenchOptions {
   std::optional<int> replay;  // --problems: replay this many recorded problems, evenly spaced
   bool paper_table = false;   // the ICRA paper's Table I: its scenes, solvers and levels
   std::optional<std::string> paper;  // --paper schur: that paper's tables on its scenes
+  /// The accuracy-time front: --problems over an iteration sweep at 1 and --threads threads.
+  bool front = false;
   /// --solver-option NAME=VALUE (every compared solver that has NAME) or SOLVER.NAME=VALUE.
   std::vector<std::string> solver_options;
 };
@@ -146,6 +154,11 @@ int writeViewerPage(const std::string& recording, const std::string& page, std::
 int runScalingBench(const BenchOptions& options, int iterations);
 /// `bench --paper schur` once its options are checked (schur_paper_bench.cpp).
 int runSchurPaperBench(const BenchOptions& options);
+/// `bench --front`'s CSV: PREFIX.csv (--output PREFIX, default front).
+std::string frontCsvPath(const BenchOptions& options);
+/// `bench --front`'s markdown on stdout, its CSV into `csv` (open on frontCsvPath) and
+/// PREFIX.png, from the finished matrix (front_bench.cpp).
+int reportFront(const BenchOptions& options, const bench::Report& report, std::ofstream& csv);
 /// `bench --paper cond` once its options are checked (cond_paper_bench.cpp).
 int runCondPaperBench(const BenchOptions& options);
 /// The default reference iteration count of `bench --problems` and `--convergence`.

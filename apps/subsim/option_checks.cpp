@@ -37,6 +37,12 @@ constexpr int kPaperTableReplay = 50;
 // The beam needs 300 SubADMM iterations to complete its run (docs/deformables.md); one count for
 // all three scenes keeps the reference uniform.
 constexpr int kPaperTableReferenceIterations = 300;
+// --front's defaults: the comparison (SubADMM against the accelerated PGS), a doubling
+// sweep wide enough to reach both ends of the front, and a sample that keeps a scene's 2 x 7 x 2
+// cells to a minute or two here; the reference as --paper-table's (the beam needs 300).
+constexpr const char* kFrontSolvers = "subadmm,pgs-cg";
+constexpr const char* kFrontIterations = "5,10,20,40,80,160,320";
+constexpr int kFrontReplay = 30;
 
 void checkScaling(const BenchOptions& o) {
   if (!o.scenes.empty())
@@ -61,6 +67,19 @@ void checkPaperTable(const BenchOptions& o) {
         "--format and --output only");
 }
 
+void checkFront(const BenchOptions& o) {
+  if (o.convergence || o.scaling || o.paper_table || o.step || o.newton_iterations || o.cold)
+    throw OptionError(
+        "--front sweeps iterations on recorded problems: it takes scenes or problem files, "
+        "--solvers, --iterations, --steps, --threads, --replay, --reference-solver, "
+        "--reference-iterations, --solver-option, --penetration-limit, --save-problems, --output "
+        "and --no-plot only");
+  if (o.format != "markdown")
+    throw OptionError(
+        "--front prints markdown and writes PREFIX.csv (--output PREFIX): drop "
+        "--format");
+}
+
 /// The scene table and the convergence study.
 void checkMatrix(const BenchOptions& o) {
   if (o.scenes.empty()) throw OptionError("bench: give one or more scenes (or --scaling)");
@@ -68,12 +87,13 @@ void checkMatrix(const BenchOptions& o) {
   if (!isKnownSolver(o.reference_solver))
     throw OptionError("--reference-solver: unknown solver '" + o.reference_solver +
                       "' (known: " + solverNameList() + ")");
-  if (!o.convergence && (o.step || o.newton_iterations || o.no_plot || o.cold))
+  if (!o.convergence && (o.step || o.newton_iterations || (o.no_plot && !o.front) || o.cold))
     throw OptionError(std::string(o.step                ? "--step"
                                   : o.newton_iterations ? "--newton-iterations"
                                   : o.cold              ? "--cold"
                                                         : "--no-plot") +
-                      " applies only with --convergence" + (o.no_plot ? " or --scaling" : ""));
+                      " applies only with --convergence" +
+                      (o.no_plot ? ", --front or --scaling" : ""));
   if (o.convergence && o.scenes.size() != 1)
     throw OptionError("--convergence studies one scene, got " + std::to_string(o.scenes.size()));
   if (o.replay && !o.problems && !o.convergence)
@@ -171,6 +191,22 @@ BenchOptions paperTableOptions(const BenchOptions& o) {
   table.replay = o.replay.value_or(kPaperTableReplay);
   table.reference_iterations = o.reference_iterations.value_or(kPaperTableReferenceIterations);
   return table;
+}
+
+BenchOptions frontOptions(const BenchOptions& o) {
+  BenchOptions front = o;
+  front.solvers = o.solvers.value_or(kFrontSolvers);
+  front.iterations = o.iterations.value_or(kFrontIterations);
+  front.problems = true;
+  front.replay = o.replay.value_or(kFrontReplay);
+  front.reference_iterations = o.reference_iterations.value_or(kPaperTableReferenceIterations);
+  if (!o.threads_given) front.threads = 2;
+  return front;
+}
+
+std::vector<int> frontThreadCounts(const BenchOptions& o) {
+  if (!o.front || o.threads == 1) return {o.threads};
+  return {1, o.threads};
 }
 
 void checkRunOptions(const RunOptions& o) {
@@ -341,6 +377,10 @@ void checkBenchOptions(const BenchOptions& o) {
   if (o.paper_table) {
     checkPaperTable(o);
     return checkMatrix(paperTableOptions(o));
+  }
+  if (o.front) {
+    checkFront(o);
+    return checkMatrix(frontOptions(o));
   }
   checkMatrix(o);
 }

@@ -35,6 +35,11 @@ bool isProblemFile(const std::string& spec);
 
 /// The options `--paper-table` stands for: Table I's scenes, solvers, levels and replay.
 BenchOptions paperTableOptions(const BenchOptions& options);
+/// The options --front runs with: --problems, and defaults for the solvers (subadmm,pgs-cg), the
+/// sweep (5..320), --replay (30), the reference (300 iterations) and --threads (2).
+BenchOptions frontOptions(const BenchOptions& options);
+/// The thread counts every cell runs at: --front's 1 and --threads, else --threads alone.
+std::vector<int> frontThreadCounts(const BenchOptions& options);
 
 /// One --solver-option as typed: SOLVER.NAME=VALUE, or NAME=VALUE for any solver that has NAME.
 struct SolverOptionArg {

@@ -547,6 +547,95 @@ TEST(BenchCli, ConvergenceDrawsAPng) {
   std::remove((prefix + ".png").c_str());
 }
 
+TEST(BenchCli, FrontSweepsEverySolverAtOneAndTwoThreadsOnIdenticalProblems) {
+  const std::string prefix = tempPath("front");
+  std::remove((prefix + ".csv").c_str());
+  std::remove((prefix + ".png").c_str());
+  const bool plot = matplotlibAvailable();
+  const std::string newton = newtonSolver();
+  ASSERT_FALSE(newton.empty());
+  const Result r =
+      run("bench granular:spheres=27 --front --steps 12 --replay 4 --iterations "
+          "5,10,40 --reference-iterations 60 --solvers subadmm,pgs-cg," +
+          newton + " --output " + prefix + (plot ? "" : " --no-plot"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "| subadmm (1 thread) |")) << r.out;
+  EXPECT_TRUE(contains(r.out, "| pgs-cg (2 threads) |")) << r.out;
+  EXPECT_TRUE(contains(r.out, "to reach an AA")) << r.out;
+  EXPECT_TRUE(contains(r.out, "4 of them solved per point")) << r.out;
+  const auto rows = parseCsv(readFile(prefix + ".csv"));
+  ASSERT_FALSE(rows.empty());
+  const std::vector<std::string> header = {
+      "scene", "solver", "threads",        "iterations",   "at_ms",      "aa",      "aa_fb",
+      "aa_nm", "failed", "failure_reason", "solve_status", "input_hash", "on_front"};
+  ASSERT_EQ(rows[0], header);
+  // Per solver and thread count: subadmm and pgs-cg 3 points, the Newton-type solver 2 (levels 5
+  // and 10 both run 1 iteration: swept once).
+  std::map<std::pair<std::string, std::string>, std::vector<std::vector<std::string>>> curves;
+  std::set<std::string> hashes;
+  int on_front = 0;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), header.size()) << i;
+    EXPECT_EQ(rows[i][8], "false") << rows[i][9];
+    curves[std::make_pair(rows[i][1], rows[i][2])].push_back(rows[i]);
+    hashes.insert(rows[i][11]);
+    on_front += rows[i][12] == "true" ? 1 : 0;
+  }
+  EXPECT_EQ(hashes.size(), 1u);  // every point solved the identical recorded input
+  ASSERT_EQ(curves.size(), 6u);
+  const auto curve = [&](const std::string& solver, const std::string& threads) {
+    return curves[std::make_pair(solver, threads)];
+  };
+  for (const char* threads : {"1", "2"}) {
+    EXPECT_EQ(curve("subadmm", threads).size(), 3u);
+    EXPECT_EQ(curve("pgs-cg", threads).size(), 3u);
+    ASSERT_EQ(curve(newton, threads).size(), 2u);
+    EXPECT_EQ(curve(newton, threads)[0][3], "1");
+    EXPECT_EQ(curve(newton, threads)[1][3], "4");
+  }
+  // Results do not depend on the thread count (docs/determinism.md): the same accuracy, to the
+  // digit, on 1 and 2 threads; only the time differs.
+  for (const std::string& solver : {std::string("subadmm"), std::string("pgs-cg"), newton})
+    for (size_t k = 0; k < curve(solver, "1").size(); ++k)
+      for (int column : {5, 6, 7})
+        EXPECT_EQ(curve(solver, "1")[k][column], curve(solver, "2")[k][column])
+            << solver << " point " << k << " column " << header[column];
+  // More SubADMM iterations on the same problems reach more accuracy.
+  const auto subadmm = curve("subadmm", "1");
+  EXPECT_LT(std::stod(subadmm[0][5]), std::stod(subadmm[2][5]));
+  // The front: at least one point, and no point on it beaten in time and accuracy by another.
+  EXPECT_GE(on_front, 1);
+  for (size_t i = 1; i < rows.size(); ++i) {
+    if (rows[i][12] != "true") continue;
+    for (size_t j = 1; j < rows.size(); ++j) {
+      const double ti = std::stod(rows[i][4]), ai = std::stod(rows[i][5]);
+      const double tj = std::stod(rows[j][4]), aj = std::stod(rows[j][5]);
+      EXPECT_FALSE(tj <= ti && aj >= ai && (tj < ti || aj > ai)) << i << " beaten by " << j;
+    }
+  }
+  if (plot) {
+    const std::string png = readFile(prefix + ".png");
+    ASSERT_GT(png.size(), 8u);
+    EXPECT_EQ(png.substr(1, 3), "PNG");
+  }
+  std::remove((prefix + ".csv").c_str());
+  std::remove((prefix + ".png").c_str());
+}
+
+TEST(BenchCli, FrontOnOneThreadHasOneCurvePerSolver) {
+  const std::string prefix = tempPath("front1");
+  const Result r =
+      run("bench stack:boxes=2 --front --steps 6 --replay 2 --iterations 5,10 "
+          "--threads 1 --solvers subadmm,pgs --no-plot --output " +
+          prefix);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = parseCsv(readFile(prefix + ".csv"));
+  ASSERT_EQ(rows.size(), 5u);  // header + 2 solvers x 2 counts
+  for (size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(rows[i][2], "1") << i;
+  EXPECT_FALSE(contains(r.out, "threads)")) << r.out;
+  std::remove((prefix + ".csv").c_str());
+}
+
 TEST(BenchCli, ScalingSweepsStirAndCableWithALinearFit) {
   const std::string prefix = tempPath("scaling");
   std::remove((prefix + ".csv").c_str());
@@ -636,6 +725,13 @@ TEST(BenchCli, BadInputIsExitTwoWithAMessageNamingTheOption) {
       {"bench --paper-table --solvers nosuch", "--solvers: unknown solver 'nosuch'"},
       {"bench --paper-table --replay 0", "--replay"},
       {"bench granular --replay 3", "--replay applies only with --problems"},
+      {"bench granular --front --convergence", "--front sweeps iterations on recorded problems"},
+      {"bench granular --front --cold", "--front sweeps iterations on recorded problems"},
+      {"bench granular --front --format csv", "--front prints markdown"},
+      {"bench granular --front --output /nonexistent/dir/f",
+       "--output: cannot write '/nonexistent/dir/f.csv'"},
+      {"bench granular --front --iterations 5,x", "--iterations: expected"},
+      {"bench --front", "give one or more scenes"},
   };
   for (const auto& [args, message] : cases) {
     const Result r = run(args);

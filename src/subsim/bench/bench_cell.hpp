@@ -18,6 +18,7 @@ struct Cell {
   std::string solver;
   int level = 0;       // the column: the first-order iteration count
   int iterations = 0;  // what the solver ran: level, or level / 10 for a Newton-type solver
+  int threads = 1;     // the solver's OpenMP threads
   int steps = 0;       // planned
   int steps_done = 0;  // completed without failure; AT and AA average over these
   std::optional<double> at_ms;

@@ -17,6 +17,7 @@ Cell runProblemsCell(const std::string& scene, const RecordedRun& run, const std
   cell.solver = solver;
   cell.level = level;
   cell.iterations = iterationsAtLevel(solver, level);
+  cell.threads = threads;
   cell.steps = static_cast<int>(run.problems.size());
   SolverSettings settings;
   settings.max_iterations = cell.iterations;

@@ -26,6 +26,7 @@ Cell runSceneCell(const std::shared_ptr<const Model>& model, const std::string& 
   cell.solver = solver;
   cell.level = level;
   cell.iterations = iterationsAtLevel(solver, level);
+  cell.threads = threads;
   cell.steps = steps;
   World world(model, benchWorldSettings(solver, cell.iterations, threads, limit, options));
   CellAverages avg;
