@@ -118,24 +118,6 @@ void CompactJacobian::addScaledJTJ(int a, int rows, int dof, double scale, doubl
   }
 }
 
-void CompactJacobian::multiplyBlock(const StepProblem& p, int a, const double* v,
-                                    double* out) const {
-  const Attachment& at = p.attachments[a];
-  if (compact(a))
-    multiply(a, at.rows, v, out);
-  else
-    kernels::multiplyJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, v, out);
-}
-
-void CompactJacobian::addTransposeTimesBlock(const StepProblem& p, int a, const double* w,
-                                             double* out) const {
-  const Attachment& at = p.attachments[a];
-  if (compact(a))
-    addTransposeTimes(a, at.rows, w, out);
-  else
-    kernels::addJTransposeTimes(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, w, out);
-}
-
 void CompactJacobian::addScaledJTJBlock(const StepProblem& p, int a, double scale,
                                         double* K) const {
   const Attachment& at = p.attachments[a];

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "subsim/formulation/dense_kernels.hpp"
 #include "subsim/problem/step_problem.hpp"
 
 namespace subsim {
@@ -61,5 +62,25 @@ class CompactJacobian {
   std::vector<int> cols_;
   DoubleBuffer vals_;
 };
+
+// The two products of every ADMM iteration, inline: a call per attachment and row block was a
+// tenth of SubADMM's iteration on granular (perf).
+inline void CompactJacobian::multiplyBlock(const StepProblem& p, int a, const double* v,
+                                           double* out) const {
+  const Attachment& at = p.attachments[a];
+  if (compact(a))
+    multiply(a, at.rows, v, out);
+  else
+    kernels::multiplyJ(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, v, out);
+}
+
+inline void CompactJacobian::addTransposeTimesBlock(const StepProblem& p, int a, const double* w,
+                                                    double* out) const {
+  const Attachment& at = p.attachments[a];
+  if (compact(a))
+    addTransposeTimes(a, at.rows, w, out);
+  else
+    kernels::addJTransposeTimes(p.jacobian_data.data() + at.j_offset, at.rows, at.dof, w, out);
+}
 
 }  // namespace subsim

@@ -336,7 +336,11 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
     const Constraint& c = p.constraints[att_constraint_[a]];
     const double* z = z_.data() + att_z_offset_[a];
     const double* l = lambda + c.row_offset;
-    for (int k = 0; k < c.rows; ++k) w[k] = beta_[i] * z[k] + l[k];
+    if (c.rows == 3) {  // a contact: unrolled
+      for (int k = 0; k < 3; ++k) w[k] = beta_[i] * z[k] + l[k];
+    } else {
+      for (int k = 0; k < c.rows; ++k) w[k] = beta_[i] * z[k] + l[k];
+    }
     if (tree && per_body_.bodyOf(a) >= 0)
       per_body_.addBodyForce(p, a, w);
     else
@@ -365,10 +369,24 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
 
 void SubadmmSolver::zStep(const StepProblem& p, int j, const double* vhat, double* lambda,
                           bool measure) {
+  // A contact's three rows as a constant: its loops unroll (a third of the z-step's instructions
+  // on granular were loop control).  The same operations in the same order: the same bits.
+  if (p.constraints[j].rows == 3)
+    zStepRows<3>(p, j, vhat, lambda, measure);
+  else
+    zStepRows<0>(p, j, vhat, lambda, measure);
+}
+
+template <int kRows>
+void SubadmmSolver::zStepRows(const StepProblem& p, int j, const double* vhat, double* lambda,
+                              bool measure) {
   const Constraint& c = p.constraints[j];
-  double x[6], s[6] = {0, 0, 0, 0, 0, 0}, lambda_old[6], lambda_new[6];
+  const int rows = kRows > 0 ? kRows : c.rows;
+  double x[6], s[6] = {0, 0, 0, 0, 0, 0}, lambda_old[6], lambda_new[6] = {0, 0, 0, 0, 0, 0};
   double w = 0.0, theta = 0.0, max_inv_beta = 0.0;
-  for (int k = 0; k < c.rows; ++k) lambda_old[k] = lambda[c.row_offset + k];
+  // Locals: the stores below through double pointers would make the compiler reload members.
+  const double relax = relax_, keep = 1.0 - relax_;
+  for (int k = 0; k < rows; ++k) lambda_old[k] = lambda[c.row_offset + k];
   // s = sum_i y_ij / beta_i with y_ij = beta_i J_ij vhat_i - lambda_j^old.
   for (int q = 0; q < c.num_attachments; ++q) {
     const int a = c.first_attachment + q;
@@ -381,8 +399,8 @@ void SubadmmSolver::zStep(const StepProblem& p, int j, const double* vhat, doubl
       compact_.multiplyBlock(p, a, vhat + p.subsystems[at.subsystem].dof_offset, x);
     double* y = y_.data() + att_z_offset_[a];
     const double* z = z_.data() + att_z_offset_[a];
-    for (int k = 0; k < c.rows; ++k) x[k] = relax_ * x[k] + (1.0 - relax_) * z[k];
-    for (int k = 0; k < c.rows; ++k) {
+    for (int k = 0; k < rows; ++k) x[k] = relax * x[k] + keep * z[k];
+    for (int k = 0; k < rows; ++k) {
       const double y_new = bi * x[k] - lambda_old[k];
       if (measure) theta += (y_new - y[k]) * (y_new - y[k]);
       y[k] = y_new;
@@ -395,7 +413,7 @@ void SubadmmSolver::zStep(const StepProblem& p, int j, const double* vhat, doubl
                     p.soft_c.data() + c.row_offset, lambda_new);
   // z_ij = (y_ij + lambda_j) / beta_i.
   double dl2 = 0.0;
-  for (int k = 0; k < c.rows; ++k) {
+  for (int k = 0; k < rows; ++k) {
     const double d = lambda_new[k] - lambda_old[k];
     dl2 += d * d;
     lambda[c.row_offset + k] = lambda_new[k];
@@ -406,7 +424,7 @@ void SubadmmSolver::zStep(const StepProblem& p, int j, const double* vhat, doubl
     const double* y = y_.data() + att_z_offset_[a];
     double* z = z_.data() + att_z_offset_[a];
     double* dz = dz_.data() + att_z_offset_[a];
-    for (int k = 0; k < c.rows; ++k) {
+    for (int k = 0; k < rows; ++k) {
       const double z_new = (y[k] + lambda_new[k]) * inv_b;
       dz[k] = z_new - z[k];
       z[k] = z_new;

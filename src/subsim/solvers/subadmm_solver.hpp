@@ -130,6 +130,9 @@ class SubadmmSolver final : public SolverWithOptions<SubadmmSolver, SubadmmOptio
   void vStep(const StepProblem& problem, int subsystem, const double* lambda, double* vhat);
   void zStep(const StepProblem& problem, int constraint, const double* vhat, double* lambda,
              bool measure);
+  template <int kRows>  // 0: the constraint's own row count
+  void zStepRows(const StepProblem& problem, int constraint, const double* vhat, double* lambda,
+                 bool measure);
   double dualResidual(const StepProblem& problem, int subsystem);
   void adaptPenalty(const StepProblem& problem, int subsystem);
   double delassusPenalty(const StepProblem& problem, int subsystem);
