@@ -95,6 +95,15 @@ std::string msText(double v) {
   return buf;
 }
 
+/// A markdown table's header: a solver column, then `columns` right-aligned.
+void writeHeader(std::ostream& out, const std::vector<std::string>& columns) {
+  out << "| solver |";
+  for (const std::string& c : columns) out << " " << c << " |";
+  out << "\n|---|";
+  for (std::size_t k = 0; k < columns.size(); ++k) out << "---:|";
+  out << "\n";
+}
+
 std::string curveName(const Curve& c) {
   return c.solver + " (" + std::to_string(c.threads) + (c.threads == 1 ? " thread)" : " threads)");
 }
@@ -117,12 +126,10 @@ void writeScene(std::ostream& out, const bench::Report& r, const bench::SceneInf
 
   const std::vector<double> ladder = accuracyLadder(curves);
   out << "Solve time per problem (ms) to reach an AA (on each curve's envelope, interpolated in "
-         "log time between swept counts; – : not within the sweep; bold: the fastest):\n\n"
-      << "| solver |";
-  for (double a : ladder) out << " AA " << twoDecimals(a) << " |";
-  out << "\n|---|";
-  for (std::size_t k = 0; k < ladder.size(); ++k) out << "---:|";
-  out << "\n";
+         "log time between swept counts; – : not within the sweep; bold: the fastest):\n\n";
+  std::vector<std::string> columns;
+  for (double a : ladder) columns.push_back("AA " + twoDecimals(a));
+  writeHeader(out, columns);
   std::vector<double> fastest(ladder.size(), INFINITY);
   for (const Curve& c : curves)
     for (std::size_t k = 0; k < ladder.size(); ++k)
@@ -144,12 +151,11 @@ void writeScene(std::ostream& out, const bench::Report& r, const bench::SceneInf
 
   const std::vector<double> budgets = timeLadder(curves);
   out << "\nAA reached within a solve time per problem (same envelope and interpolation; – : "
-         "its fastest point is slower; bold: the most accurate):\n\n"
-      << "| solver |";
-  for (double t : budgets) out << " " << msText(t) << " ms |";
-  out << "\n|---|";
-  for (std::size_t k = 0; k < budgets.size(); ++k) out << "---:|";
-  out << "\n";
+         "its fastest point is slower; ≥: beyond its slowest point, whose AA it shows; bold: the "
+         "most accurate):\n\n";
+  columns.clear();
+  for (double t : budgets) columns.push_back(msText(t) + " ms");
+  writeHeader(out, columns);
   std::vector<double> best(budgets.size(), -INFINITY);
   for (const Curve& c : curves)
     for (std::size_t k = 0; k < budgets.size(); ++k)
@@ -157,14 +163,13 @@ void writeScene(std::ostream& out, const bench::Report& r, const bench::SceneInf
         best[k] = std::max(best[k], *a);
   for (const Curve& c : curves) {
     out << "| " << curveName(c) << " |";
+    double slowest = 0.0;
+    for (const FrontPoint& p : c.points) slowest = std::max(slowest, p.ms);
     for (std::size_t k = 0; k < budgets.size(); ++k) {
       const auto a = ::subsim::bench::accuracyWithin(c.points, budgets[k]);
-      if (!a)
-        out << " – |";
-      else if (*a == best[k])
-        out << " **" << twoDecimals(*a) << "** |";
-      else
-        out << " " << twoDecimals(*a) << " |";
+      // Beyond the sweep's last point the curve's best is a lower bound: more iterations fit.
+      const std::string text = a ? (budgets[k] > slowest ? "≥" : "") + twoDecimals(*a) : "–";
+      out << " " << (a && *a == best[k] ? "**" + text + "**" : text) << " |";
     }
     out << "\n";
   }

@@ -49,7 +49,7 @@ void checkScaling(const BenchOptions& o) {
     throw OptionError(
         "--scaling runs its own sweeps (stir spheres, cable segments): give no scenes");
   if (o.solvers || o.problems || o.convergence || o.step || o.newton_iterations || o.cold ||
-      !o.save_problems.empty() || o.paper_table || o.replay || !o.solver_options.empty())
+      !o.save_problems.empty() || o.paper_table || o.replay || !o.solver_options.empty() || o.front)
     throw OptionError(
         "--scaling measures SubADMM alone: it takes --iterations, --steps, --threads, --output "
         "and --no-plot only");
@@ -60,7 +60,8 @@ void checkPaperTable(const BenchOptions& o) {
   if (!o.scenes.empty())
     throw OptionError("--paper-table runs the paper's scenes (stir, cable, beam): give no scenes");
   if (o.iterations || o.convergence || o.scaling || o.step || o.newton_iterations || o.no_plot ||
-      o.cold || o.penetration_limit || !o.save_problems.empty() || !o.solver_options.empty())
+      o.cold || o.penetration_limit || !o.save_problems.empty() || !o.solver_options.empty() ||
+      o.front)
     throw OptionError(
         "--paper-table fixes the scenes, the levels 30/60/90 and the replay mode: it takes "
         "--solvers, --steps, --replay, --threads, --reference-solver, --reference-iterations, "
@@ -361,7 +362,8 @@ void checkPaper(const BenchOptions& o) {
   const bool plots = *o.paper == "cond";
   if (o.iterations || o.problems || o.convergence || o.scaling || o.paper_table || o.step ||
       o.newton_iterations || (o.no_plot && !plots) || o.cold || o.penetration_limit ||
-      !o.save_problems.empty() || o.replay || o.reference_iterations || !o.solver_options.empty())
+      !o.save_problems.empty() || o.replay || o.reference_iterations || !o.solver_options.empty() ||
+      o.front)
     throw OptionError("--paper " + *o.paper +
                       " fixes the scenes and each solver's settings (the paper's Table 1): it "
                       "takes --solvers, --steps, --threads, --format" +

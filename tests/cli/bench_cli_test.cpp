@@ -732,6 +732,9 @@ TEST(BenchCli, BadInputIsExitTwoWithAMessageNamingTheOption) {
        "--output: cannot write '/nonexistent/dir/f.csv'"},
       {"bench granular --front --iterations 5,x", "--iterations: expected"},
       {"bench --front", "give one or more scenes"},
+      {"bench --paper-table --front", "--paper-table fixes the scenes"},
+      {"bench --paper schur --front", "--paper schur fixes the scenes"},
+      {"bench --scaling --front", "--scaling measures SubADMM alone"},
   };
   for (const auto& [args, message] : cases) {
     const Result r = run(args);
