@@ -17,12 +17,9 @@ std::vector<FrontPoint> envelope(std::vector<FrontPoint> curve) {
   return curve;
 }
 
-/// log(ms) interpolated at fraction `f` between a and b (times are positive; a zero time is
-/// clamped to the smallest positive double so that the logarithm stays finite).
-double logTimeBetween(double a, double b, double f) {
-  const double la = std::log(std::max(a, 1e-300));
-  const double lb = std::log(std::max(b, 1e-300));
-  return std::exp(la + f * (lb - la));
+/// log(ms), a zero time clamped to the smallest positive double so that it stays finite.
+double logMs(double ms) {
+  return std::log(std::max(ms, 1e-300));
 }
 
 }  // namespace
@@ -47,7 +44,7 @@ std::optional<double> timeToReach(std::vector<FrontPoint> curve, double target) 
     if (e[k].aa < target) continue;
     if (k == 0) return e[0].ms;
     const double f = (target - e[k - 1].aa) / (e[k].aa - e[k - 1].aa);
-    return logTimeBetween(e[k - 1].ms, e[k].ms, f);
+    return std::exp(logMs(e[k - 1].ms) + f * (logMs(e[k].ms) - logMs(e[k - 1].ms)));
   }
   return std::nullopt;
 }
@@ -57,9 +54,8 @@ std::optional<double> accuracyWithin(std::vector<FrontPoint> curve, double ms) {
   if (e.empty() || ms < e.front().ms) return std::nullopt;
   for (std::size_t k = 1; k < e.size(); ++k) {
     if (ms >= e[k].ms) continue;
-    const double la = std::log(std::max(e[k - 1].ms, 1e-300));
-    const double lb = std::log(std::max(e[k].ms, 1e-300));
-    const double f = lb > la ? (std::log(ms) - la) / (lb - la) : 1.0;
+    const double la = logMs(e[k - 1].ms), lb = logMs(e[k].ms);
+    const double f = lb > la ? (logMs(ms) - la) / (lb - la) : 1.0;
     return e[k - 1].aa + f * (e[k].aa - e[k - 1].aa);
   }
   return e.back().aa;
