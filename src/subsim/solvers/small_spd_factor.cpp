@@ -70,8 +70,8 @@ bool factorSmallSpd(const double* K, int n, double* L) {
 }
 
 void solveSmallSpd(const double* __restrict L, int n, double* __restrict x) {
-  // Two to four rigid bodies (a cable subsystem is four 6-DOF segments): 30 % of SubADMM's
-  // instructions on the 640-segment cable were this solve's loop control at n = 24 (callgrind).
+  // Two to four rigid bodies (a cable subsystem is four 6-DOF segments): at n = 24 this solve is
+  // 30 % of SubADMM's instructions on the 640-segment cable, 18 % fewer sized (callgrind).
   switch (n) {
     case 12:
       return solveSmallSpdSized<12>(L, n, x);
