@@ -216,9 +216,6 @@ std::string csvField(const std::string& text) {
   return q + "\"";
 }
 
-namespace {
-
-/// "subadmm relaxation=1.2; fadmm relaxation=1.2", or empty when every solver has its defaults.
 std::string optionsText(const Report& r) {
   std::string text;
   for (const std::string& solver : r.solvers) {
@@ -229,8 +226,6 @@ std::string optionsText(const Report& r) {
   }
   return text;
 }
-
-}  // namespace
 
 std::string formatMarkdown(const Report& r) {
   if (r.paper_table) return formatPaperTable(r);

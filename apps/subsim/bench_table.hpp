@@ -56,6 +56,10 @@ std::string formatMarkdown(const Report& report);
 std::string formatCsv(const Report& report);
 std::string formatJson(const Report& report);
 
+/// "subadmm relaxation=1.2; fadmm relaxation=1.2": the options --solver-option set, or empty
+/// when every compared solver has its defaults.
+std::string optionsText(const Report& report);
+
 /// A CSV field, quoted when it holds a comma, quote or line break.
 std::string csvField(const std::string& text);
 

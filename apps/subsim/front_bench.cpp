@@ -22,15 +22,21 @@ namespace {
 
 using ::subsim::bench::FrontPoint;
 
+/// A cell that measured: not failed, with a time and an accuracy.
+bool measured(const bench::Cell& c) {
+  return !c.failed && c.at_ms && c.aa;
+}
+
 /// One solver at one thread count over the sweep, its cells in sweep order.
 struct Curve {
   std::string solver;
   int threads = 1;
   std::vector<const bench::Cell*> cells;
-  std::vector<FrontPoint> points;  // the cells that did not fail, with AT and AA
-  std::vector<const bench::Cell*> completed;
+  std::vector<FrontPoint> points;  // the measured cells' (AT, AA), in the same order
+  std::vector<bool> on_front;      // per cell (a failed one is not on it)
 };
 
+/// The scene's curves, each cell marked on the front or not (paretoFront over all the curves).
 std::vector<Curve> curvesOf(const bench::Report& r, const std::string& scene) {
   std::vector<Curve> curves;
   for (const bench::Cell& c : r.cells) {
@@ -41,10 +47,15 @@ std::vector<Curve> curvesOf(const bench::Report& r, const std::string& scene) {
     if (it == curves.end())
       it = curves.insert(curves.end(), Curve{c.solver, c.threads, {}, {}, {}});
     it->cells.push_back(&c);
-    if (!c.failed && c.at_ms && c.aa) {
-      it->points.push_back({*c.at_ms, *c.aa});
-      it->completed.push_back(&c);
-    }
+    if (measured(c)) it->points.push_back({*c.at_ms, *c.aa});
+  }
+  std::vector<std::vector<FrontPoint>> points;
+  for (const Curve& c : curves) points.push_back(c.points);
+  const std::vector<std::vector<bool>> front = ::subsim::bench::paretoFront(points);
+  for (std::size_t i = 0; i < curves.size(); ++i) {
+    std::size_t p = 0;
+    for (const bench::Cell* c : curves[i].cells)
+      curves[i].on_front.push_back(measured(*c) && front[i][p++]);
   }
   return curves;
 }
@@ -82,12 +93,6 @@ std::vector<double> timeLadder(const std::vector<Curve>& curves) {
   return ladder;
 }
 
-std::string twoDecimals(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
-
 /// A time in ms with three significant digits, as the bench's figures are read.
 std::string msText(double v) {
   char buf[32];
@@ -108,13 +113,7 @@ std::string curveName(const Curve& c) {
   return c.solver + " (" + std::to_string(c.threads) + (c.threads == 1 ? " thread)" : " threads)");
 }
 
-void writeScene(std::ostream& out, const bench::Report& r, const bench::SceneInfo& s,
-                std::vector<std::vector<bool>>& on_front, std::vector<Curve>& curves) {
-  curves = curvesOf(r, s.spec);
-  std::vector<std::vector<FrontPoint>> points;
-  for (const Curve& c : curves) points.push_back(c.points);
-  on_front = ::subsim::bench::paretoFront(points);
-
+void writeScene(std::ostream& out, const bench::SceneInfo& s, const std::vector<Curve>& curves) {
   out << "\n## " << s.spec << "\n\n"
       << s.dof << " DOF, dt " << exactText(s.dt) << " s; " << s.problems_recorded
       << " steps recorded";
@@ -128,7 +127,7 @@ void writeScene(std::ostream& out, const bench::Report& r, const bench::SceneInf
   out << "Solve time per problem (ms) to reach an AA (on each curve's envelope, interpolated in "
          "log time between swept counts; – : not within the sweep; bold: the fastest):\n\n";
   std::vector<std::string> columns;
-  for (double a : ladder) columns.push_back("AA " + twoDecimals(a));
+  for (double a : ladder) columns.push_back("AA " + fixedText(a, 2));
   writeHeader(out, columns);
   std::vector<double> fastest(ladder.size(), INFINITY);
   for (const Curve& c : curves)
@@ -168,7 +167,7 @@ void writeScene(std::ostream& out, const bench::Report& r, const bench::SceneInf
     for (std::size_t k = 0; k < budgets.size(); ++k) {
       const auto a = ::subsim::bench::accuracyWithin(c.points, budgets[k]);
       // Beyond the sweep's last point the curve's best is a lower bound: more iterations fit.
-      const std::string text = a ? (budgets[k] > slowest ? "≥" : "") + twoDecimals(*a) : "–";
+      const std::string text = a ? (budgets[k] > slowest ? "≥" : "") + fixedText(*a, 2) : "–";
       out << " " << (a && *a == best[k] ? "**" + text + "**" : text) << " |";
     }
     out << "\n";
@@ -177,21 +176,19 @@ void writeScene(std::ostream& out, const bench::Report& r, const bench::SceneInf
   out << "\nThe points (● on the front: no point of any solver is as fast and as accurate):\n\n"
       << "| solver | it. | AT (ms) | AA | front |\n|---|---:|---:|---:|:---:|\n";
   std::vector<const bench::Cell*> failures;
-  for (std::size_t i = 0; i < curves.size(); ++i) {
-    std::size_t p = 0;
-    for (const bench::Cell* c : curves[i].cells) {
-      out << "| " << curveName(curves[i]) << " | " << c->iterations << " | ";
-      if (c->failed || !c->at_ms || !c->aa) {
+  for (const Curve& curve : curves)
+    for (std::size_t k = 0; k < curve.cells.size(); ++k) {
+      const bench::Cell* c = curve.cells[k];
+      out << "| " << curveName(curve) << " | " << c->iterations << " | ";
+      if (!measured(*c)) {
         out << "✗ " << c->failure_mark << " | | |\n";
         if (c->failed) failures.push_back(c);
         continue;
       }
       out << (bench::hasFailedSolves(c->solve_status) ? "⚠ " : "") << msText(*c->at_ms) << " | "
-          << twoDecimals(*c->aa) << " | " << (on_front[i][p] ? "●" : "") << " |\n";
+          << fixedText(*c->aa, 2) << " | " << (curve.on_front[k] ? "●" : "") << " |\n";
       if (bench::hasFailedSolves(c->solve_status)) failures.push_back(c);
-      ++p;
     }
-  }
   if (!failures.empty()) out << "\n";
   for (const bench::Cell* c : failures)
     out << (c->failed ? "- ✗ " : "- ⚠ ") << c->solver << " at " << c->iterations << " it., "
@@ -201,10 +198,15 @@ void writeScene(std::ostream& out, const bench::Report& r, const bench::SceneInf
         << "\n";
 }
 
+/// --output PREFIX, default "front".
+std::string frontPrefix(const BenchOptions& o) {
+  return o.output.empty() ? std::string("front") : o.output;
+}
+
 }  // namespace
 
 std::string frontCsvPath(const BenchOptions& o) {
-  return (o.output.empty() ? std::string("front") : o.output) + ".csv";
+  return frontPrefix(o) + ".csv";
 }
 
 int reportFront(const BenchOptions& o, const bench::Report& r, std::ofstream& csv) {
@@ -217,34 +219,25 @@ int reportFront(const BenchOptions& o, const bench::Report& r, std::ofstream& cs
          "residual (section 6) over those with constraints.  Threads:";
   for (int t : frontThreadCounts(o)) out << " " << t;
   out << ".\n";
-  for (const std::string& solver : r.solvers) {
-    const auto it = r.solver_options.find(solver);
-    if (it == r.solver_options.end() || it->second.empty()) continue;
-    out << "Options of " << solver << ":";
-    for (const SolverOption& opt : it->second) out << " " << opt.name << "=" << opt.value;
-    out << ".\n";
-  }
+  const std::string options = bench::optionsText(r);
+  if (!options.empty()) out << "Solver options (others at their defaults): " << options << ".\n";
 
   csv << "scene,solver,threads,iterations,at_ms,aa,aa_fb,aa_nm,failed,failure_reason,"
          "solve_status,input_hash,on_front\n";
   const auto opt = [](const std::optional<double>& v) { return v ? exactText(*v) : std::string(); };
   for (const bench::SceneInfo& s : r.scenes) {
-    std::vector<std::vector<bool>> on_front;
-    std::vector<Curve> curves;
-    writeScene(out, r, s, on_front, curves);
-    for (std::size_t i = 0; i < curves.size(); ++i) {
-      std::size_t p = 0;
-      for (const bench::Cell* c : curves[i].cells) {
-        const bool completed = !c->failed && c->at_ms && c->aa;
+    const std::vector<Curve> curves = curvesOf(r, s.spec);
+    writeScene(out, s, curves);
+    for (const Curve& curve : curves)
+      for (std::size_t k = 0; k < curve.cells.size(); ++k) {
+        const bench::Cell* c = curve.cells[k];
         csv << bench::csvField(c->scene) << "," << bench::csvField(c->solver) << "," << c->threads
             << "," << c->iterations << "," << opt(c->at_ms) << "," << opt(c->aa) << ","
             << opt(c->aa_fb) << "," << opt(c->aa_nm) << "," << (c->failed ? "true" : "false") << ","
             << bench::csvField(c->failure_reason) << ","
             << bench::csvField(bench::statusSummary(c->solve_status)) << "," << c->input_hash << ","
-            << (completed && on_front[i][p] ? "true" : "false") << "\n";
-        if (completed) ++p;
+            << (curve.on_front[k] ? "true" : "false") << "\n";
       }
-    }
   }
   csv.close();
   const std::string csv_path = frontCsvPath(o);
@@ -254,7 +247,7 @@ int reportFront(const BenchOptions& o, const bench::Report& r, std::ofstream& cs
   }
   std::cout << out.str() << "\nwrote " << csv_path << "\n";
   if (o.no_plot) return kExitOk;
-  const std::string png_path = (o.output.empty() ? std::string("front") : o.output) + ".png";
+  const std::string png_path = frontPrefix(o) + ".png";
   std::string title = "accuracy-time front:";
   for (const bench::SceneInfo& s : r.scenes) title += " " + s.spec;
   if (!drawPlot("plot_front.py", csv_path, png_path, title)) return kExitBadInput;

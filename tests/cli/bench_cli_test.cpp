@@ -63,6 +63,13 @@ std::string newtonSolver() {
 
 constexpr const char* kSmall = "granular:spheres=27 --steps 5";
 
+/// The file at `path` is a PNG (its signature).
+void expectPng(const std::string& path) {
+  const std::string png = readFile(path);
+  ASSERT_GT(png.size(), 8u) << path;
+  EXPECT_EQ(png.substr(1, 3), "PNG") << path;
+}
+
 TEST(BenchCli, MarkdownHasThePapersTableShape) {
   const Result r = run(std::string("bench ") + kSmall + " --solvers pgs,subadmm --iterations 5,10");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -539,9 +546,7 @@ TEST(BenchCli, ConvergenceDrawsAPng) {
           "--output " +
           prefix);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string png = readFile(prefix + ".png");
-  ASSERT_GT(png.size(), 8u);
-  EXPECT_EQ(png.substr(1, 3), "PNG");
+  expectPng(prefix + ".png");
   EXPECT_TRUE(contains(r.out, "wrote " + prefix + ".png")) << r.out;
   std::remove((prefix + ".csv").c_str());
   std::remove((prefix + ".png").c_str());
@@ -613,11 +618,7 @@ TEST(BenchCli, FrontSweepsEverySolverAtOneAndTwoThreadsOnIdenticalProblems) {
       EXPECT_FALSE(tj <= ti && aj >= ai && (tj < ti || aj > ai)) << i << " beaten by " << j;
     }
   }
-  if (plot) {
-    const std::string png = readFile(prefix + ".png");
-    ASSERT_GT(png.size(), 8u);
-    EXPECT_EQ(png.substr(1, 3), "PNG");
-  }
+  if (plot) expectPng(prefix + ".png");
   std::remove((prefix + ".csv").c_str());
   std::remove((prefix + ".png").c_str());
 }
@@ -656,11 +657,7 @@ TEST(BenchCli, ScalingSweepsStirAndCableWithALinearFit) {
     EXPECT_EQ(rows[i][5], "1") << i;             // steps completed
     EXPECT_GT(std::stod(rows[i][6]), 0.0) << i;  // solver ms
   }
-  if (plot) {
-    const std::string png = readFile(prefix + ".png");
-    ASSERT_GT(png.size(), 8u);
-    EXPECT_EQ(png.substr(1, 3), "PNG");
-  }
+  if (plot) expectPng(prefix + ".png");
   std::remove((prefix + ".csv").c_str());
   std::remove((prefix + ".png").c_str());
 }

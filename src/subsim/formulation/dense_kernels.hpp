@@ -6,22 +6,25 @@
 
 namespace subsim::kernels {
 
+/// out = J v for a rigid body's block (6 columns); kRows > 0: that many rows, unrolled (the same
+/// operations as the run-time count).
+template <int kRows>
+inline void multiplyJ6(const double* J, int rows, const double* v, double* out) {
+  const int n = kRows > 0 ? kRows : rows;
+  for (int r = 0; r < n; ++r) {
+    const double* row = J + 6 * r;
+    out[r] = row[0] * v[0] + row[1] * v[1] + row[2] * v[2] + row[3] * v[3] + row[4] * v[4] +
+             row[5] * v[5];
+  }
+}
+
 /// out = J v, J rows x dof row-major.
 inline void multiplyJ(const double* J, int rows, int dof, const double* v, double* out) {
   if (dof == 6) {
-    if (rows == 3) {  // a contact on a rigid body: unrolled
-      for (int r = 0; r < 3; ++r) {
-        const double* row = J + 6 * r;
-        out[r] = row[0] * v[0] + row[1] * v[1] + row[2] * v[2] + row[3] * v[3] + row[4] * v[4] +
-                 row[5] * v[5];
-      }
-      return;
-    }
-    for (int r = 0; r < rows; ++r) {
-      const double* row = J + 6 * r;
-      out[r] = row[0] * v[0] + row[1] * v[1] + row[2] * v[2] + row[3] * v[3] + row[4] * v[4] +
-               row[5] * v[5];
-    }
+    if (rows == 3)  // a contact
+      multiplyJ6<3>(J, rows, v, out);
+    else
+      multiplyJ6<0>(J, rows, v, out);
     return;
   }
   for (int r = 0; r < rows; ++r) {
