@@ -7,11 +7,17 @@
 #include <algorithm>
 #include <chrono>
 
+#include "subsim/math/fnv1a_hash.hpp"
+
 namespace subsim {
 
 namespace {
 using Triplets = std::vector<Eigen::Triplet<double, int>>;
+
+void addSets(Fnv1a64& h, const std::vector<BoxIndex>& sets) {
+  for (const BoxIndex s : sets) h.add(static_cast<int>(s));
 }
+}  // namespace
 
 SubstructuringSolver::SubstructuringSolver(Variant variant) : variant_(variant) {}
 
@@ -271,6 +277,7 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
   int iterations = 0;
   bool ok = true;
   bool exact = true;  // every solve of the last coupling iteration solved its box MLCP
+  visited_sets_.clear();
   for (int k = 0; k < max_it && ok; ++k) {
     if (settings.on_iteration) settings.on_iteration(k);
     iterations = k + 1;
@@ -315,6 +322,17 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
     for (int g = 0; g < ng; ++g) changed = changed || groups_[g]->changed;
     changed = changed || sets_gamma_ != sets_gamma_before_;
     if (!changed || (ni == 0 && variant_ != Variant::Fbic)) break;
+    if (variant_ != Variant::Fbic) {
+      // Index sets met before: the coupling would go round that cycle until k_max.
+      Fnv1a64 h;
+      for (int g = 0; g < ng; ++g) addSets(h, groups_[g]->sets);
+      addSets(h, sets_gamma_);
+      if (std::find(visited_sets_.begin(), visited_sets_.end(), h.value()) != visited_sets_.end()) {
+        exact = false;
+        break;
+      }
+      visited_sets_.push_back(h.value());
+    }
   }
   if (!ok) noteFailure(st, SolveStatus::FactorizationFailed);
 
