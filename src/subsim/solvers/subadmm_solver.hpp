@@ -20,7 +20,8 @@
 // r_p,i = max_j ||lambda_j^{l+1} - lambda_j^l|| and its dual residual r_d,i differ by more than
 // 5x, and that subsystem alone is refactored (a 6x6 Cholesky for a rigid body).  Not once both
 // residuals are at round-off (below 1e-12 ||b_i||: their ratio is noise), and never beyond 100
-// times rule (23)'s value either way: unguarded, a converged solve kept adapting and diverged.
+// times rule (23)'s value either way (2 times for a free rigid body, whose A_i is its inertia
+// alone): unguarded, a converged solve kept adapting and diverged.
 // This per-subsystem rule also applies to robots in the per-body form (their beta_i is one
 // number for all the subsystem's rows, eq. 41).
 // Stopping residual (documented in SolveStats::residual_name):
@@ -149,6 +150,7 @@ class SubadmmSolver final : public SolverWithOptions<SubadmmSolver, SubadmmOptio
   DoubleBuffer beta_, inv_beta_;
   DoubleBuffer beta_initial_,
       impulse_scale_;        // rule (23)'s beta_i and ||b_i|| (adaptation guards)
+  DoubleBuffer max_drift_;   // how far beta_i may drift from beta_initial_ either way
   std::vector<Mat6> kinv6_;  // (A_i + beta_i J_i^T J_i)^{-1} for 6-DOF subsystems
   // ... and the Cholesky factors of other small dense ones (small_factor_[i] set), at
   // small_offset_[i] (solvers/small_spd_factor.hpp).
