@@ -278,6 +278,7 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
   bool ok = true;
   bool exact = true;  // every solve of the last coupling iteration solved its box MLCP
   visited_sets_.clear();
+  visited_sets_.reserve(std::min(max_it, 256));
   for (int k = 0; k < max_it && ok; ++k) {
     if (settings.on_iteration) settings.on_iteration(k);
     iterations = k + 1;
