@@ -40,8 +40,9 @@ const OptionTable<SubstructuringOptions>& SubstructuringSolver::optionTable() {
         .number("epsilon", &O::epsilon, NumberRange::positive(), "-",
                 "schur-pgs-sm: the interface solve stops below this natural residual")
         .flag("whole_system_fallback", &O::whole_system_fallback,
-              "schur-*: a step whose last coupling iteration left a solve unsolved is solved "
-              "whole by BPP from its warm start (not in the paper)");
+              "schur-*: a step whose last coupling iteration left a solve unsolved, or whose "
+              "coupling revisits earlier index sets, is solved whole by BPP from its warm start "
+              "(not in the paper)");
     addBoxMlcpOptions(t);
     return t;
   }();
