@@ -1,15 +1,9 @@
 #pragma once
 // The integrate stage for rigid bodies: new pose and velocity from the midpoint velocity vhat.
+#include "subsim/math/theta_factor.hpp"
 #include "subsim/model/model.hpp"
 
 namespace subsim {
-
-/// g = 1 / (1 - theta), the factor of the theta-method (AL paper eq. 2) that turns the midpoint
-/// velocity into the end-of-step one, v_{k+1} = g (vhat - theta v_k), and scales A = g M.  The
-/// one place it is written (assembly, the World and this integrator all use it).
-inline double thetaFactor(double theta) {
-  return 1.0 / (1.0 - theta);
-}
 
 /// The angular velocity a torque-free rigid body of orientation R_k and angular velocity w_k
 /// (world) has after h: Euler's equations I dw_b/dt = -w_b x I w_b in the body frame by the

@@ -52,11 +52,15 @@ void fitSets(const VecX& lower, const VecX& upper, std::vector<BoxIndex>& sets) 
   }
 }
 
-std::uint64_t hashSets(const std::vector<BoxIndex>& sets) {
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+}  // namespace
+
+std::uint64_t hashSets(const std::vector<BoxIndex>& sets, std::uint64_t seed) {
+  std::uint64_t h = seed;  // FNV-1a
   for (BoxIndex s : sets) h = (h ^ static_cast<std::uint64_t>(s)) * 1099511628211ull;
   return h;
 }
+
+namespace {
 
 /// The natural residual's maximum over rows, (29), with w = A x + b given.
 double maxNaturalResidual(const VecX& x, const VecX& w, const VecX& lower, const VecX& upper) {

@@ -47,6 +47,11 @@ enum class BoxIndex : std::uint8_t { Free, Lower, Upper };
 void indexSetsFrom(const VecX& x, const VecX& lower, const VecX& upper, double eta,
                    std::vector<BoxIndex>& sets);
 
+/// FNV-1a of index sets, continuing from `seed` (chain several sets by passing the last value):
+/// the cycle checks of block pivoting and of the Schur coupling.
+std::uint64_t hashSets(const std::vector<BoxIndex>& sets,
+                       std::uint64_t seed = 1469598103934665603ull);
+
 struct PivotingSettings {
   int max_pivots = 50;         // solves with a free block (kappa_iter)
   double eta = 1e-9;           // a row within eta of a bound, or w within eta of 0, is there

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "subsim/math/theta_factor.hpp"
 #include "subsim/problem/constraint_operator.hpp"
 #include "subsim/solvers/small_spd_factor.hpp"
 
@@ -46,8 +47,7 @@ bool inertiaAlone(const StepProblem& p, int i) {
   if (!p.has_step_data || p.isSparse(i) || p.subsystems[i].tree_offset >= 0) return false;
   const auto A = p.A(i);
   const auto M = p.M(i);
-  const double g = 1.0 / (1.0 - p.theta);
-  return (A - g * M).cwiseAbs().maxCoeff() <= 1e-12 * A.cwiseAbs().maxCoeff();
+  return (A - thetaFactor(p.theta) * M).cwiseAbs().maxCoeff() <= 1e-12 * A.cwiseAbs().maxCoeff();
 }
 }  // namespace
 

@@ -7,16 +7,10 @@
 #include <algorithm>
 #include <chrono>
 
-#include "subsim/math/fnv1a_hash.hpp"
-
 namespace subsim {
 
 namespace {
 using Triplets = std::vector<Eigen::Triplet<double, int>>;
-
-void addSets(Fnv1a64& h, const std::vector<BoxIndex>& sets) {
-  for (const BoxIndex s : sets) h.add(static_cast<int>(s));
-}
 }  // namespace
 
 SubstructuringSolver::SubstructuringSolver(Variant variant) : variant_(variant) {}
@@ -326,14 +320,13 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
     if (!changed || (ni == 0 && variant_ != Variant::Fbic)) break;
     if (variant_ != Variant::Fbic) {
       // Index sets met before: the coupling would go round that cycle until k_max.
-      Fnv1a64 h;
-      for (int g = 0; g < ng; ++g) addSets(h, groups_[g]->sets);
-      addSets(h, sets_gamma_);
-      if (std::find(visited_sets_.begin(), visited_sets_.end(), h.value()) != visited_sets_.end()) {
+      std::uint64_t h = hashSets(sets_gamma_);
+      for (int g = 0; g < ng; ++g) h = hashSets(groups_[g]->sets, h);
+      if (std::find(visited_sets_.begin(), visited_sets_.end(), h) != visited_sets_.end()) {
         exact = false;
         break;
       }
-      visited_sets_.push_back(h.value());
+      visited_sets_.push_back(h);
     }
   }
   if (!ok) noteFailure(st, SolveStatus::FactorizationFailed);
