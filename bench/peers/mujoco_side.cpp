@@ -68,6 +68,10 @@ std::string geomXml(const BodyShape& s, bool chain_segment) {
     case ShapeType::Cylinder:
       g << " type=\"cylinder\" size=\"" << s.shape.radius << " " << s.shape.half_length << "\"";
       break;
+    case ShapeType::SignedDistance:
+      throw std::invalid_argument(
+          "MuJoCo side: a signed distance shape has no MuJoCo geom here (export its surface as a "
+          "mesh asset first)");
   }
   if (chain_segment) g << " contype=\"0\" conaffinity=\"1\"";
   g << "/>";

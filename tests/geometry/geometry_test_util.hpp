@@ -11,6 +11,7 @@
 #include "subsim/geometry/contact_point.hpp"
 #include "subsim/geometry/narrow_phase.hpp"
 #include "subsim/geometry/shape.hpp"
+#include "subsim/geometry/signed_distance_shape.hpp"
 
 namespace subsim::test {
 
@@ -50,6 +51,8 @@ inline Shape randomShape(std::mt19937& rng, ShapeType type) {
       return Shape::cylinder(uniform(rng, 0.2, 0.7), uniform(rng, 0.2, 0.7));
     case ShapeType::Plane:
       return Shape::plane();
+    case ShapeType::SignedDistance:
+      break;  // signed_distance_test.cpp builds its own
   }
   return Shape::sphere(1.0);
 }
@@ -88,6 +91,10 @@ inline double signedDistance(const Shape& s, const Pose& pose, const Vec3& p) {
     }
     case ShapeType::Plane:
       return l.z();
+    case ShapeType::SignedDistance: {
+      Vec3 gradient;
+      return s.field->distance(l, gradient);
+    }
   }
   return 0.0;
 }

@@ -302,7 +302,43 @@ const std::vector<ErrorCase> kCases = {
      "expected a body type: dynamic, static or kinematic, got floating"},
     {"UnknownShapeType", withBody("  - {name: b, mass: 1, shapes: [{type: cone, radius: 1}]}\n"),
      "bodies[2].shapes[0].type",
-     "expected a shape type: sphere, capsule, cylinder, box or plane, got cone"},
+     "expected a shape type: sphere, capsule, cylinder, box, plane or revolved, got cone"},
+    // Revolved (signed distance) shapes: the profile's points, the padding, the resolution.
+    {"RevolvedWithoutProfile",
+     withBody("  - {name: b, mass: 1, shapes: [{type: revolved, padding: 0.002}]}\n"),
+     "bodies[2].shapes[0].profile", "missing, expected the (r, z) points of the profile in m"},
+    {"RevolvedProfileNotAList",
+     withBody("  - {name: b, mass: 1, shapes: [{type: revolved, profile: 3, padding: 0.002}]}\n"),
+     "bodies[2].shapes[0].profile", "expected a list of (r, z) points in m"},
+    {"RevolvedPointOfThree",
+     withBody("  - {name: b, mass: 1, shapes: [{type: revolved, profile: [[0, 0], [1, 0, 2]], "
+              "padding: 0.002}]}\n"),
+     "bodies[2].shapes[0].profile[1]", "expected an (r, z) point: a list of two numbers in m"},
+    {"RevolvedOffTheAxis",
+     withBody("  - {name: b, mass: 1, shapes: [{type: revolved, profile: [[0.1, 0], [0.2, 0]], "
+              "padding: 0.002}]}\n"),
+     "bodies[2].shapes[0].profile",
+     "expected a valid revolved profile: the first point must lie on the axis (r = 0)"},
+    {"RevolvedSlopedBottom",
+     withBody("  - {name: b, mass: 1, shapes: [{type: revolved, profile: [[0, 0], [0.1, 0.05]], "
+              "padding: 0.002}]}\n"),
+     "bodies[2].shapes[0].profile", "(a flat bottom)"},
+    {"RevolvedZeroPadding",
+     withBody("  - {name: b, mass: 1, shapes: [{type: revolved, profile: [[0, 0], [0.1, 0]], "
+              "padding: 0}]}\n"),
+     "bodies[2].shapes[0].padding", "expected a positive half wall thickness in m, got 0"},
+    {"RevolvedTwoSegments",
+     withBody("  - {name: b, mass: 1, shapes: [{type: revolved, profile: [[0, 0], [0.1, 0]], "
+              "padding: 0.002, segments: 2}]}\n"),
+     "bodies[2].shapes[0].segments", "expected a whole number of triangles around the axis"},
+    {"RevolvedWallAtTheAxis",
+     withBody("  - {name: b, mass: 1, shapes: [{type: revolved, profile: [[0, 0], [0.1, 0], "
+              "[0.001, 0.1]], padding: 0.002}]}\n"),
+     "bodies[2].shapes[0].profile", "within the padding of the axis"},
+    {"RevolvedUnknownKey",
+     withBody("  - {name: b, mass: 1, shapes: [{type: revolved, profile: [[0, 0], [0.1, 0]], "
+              "padding: 0.002, radius: 1}]}\n"),
+     "bodies[2].shapes[0].radius", "for a revolved shape"},
     {"SubstructureNotAName",
      withBody("  - {name: b, mass: 1, shapes: [{type: sphere, radius: 0.1}], substructure: [a]}\n"),
      "bodies[2].substructure", "expected a substructure name"},
@@ -361,7 +397,8 @@ const std::vector<ErrorCase> kCases = {
      "bodies[2].density", "expected either mass or density, not both"},
     {"PlaneOnDynamicBody", withBody("  - {name: b, mass: 1, shapes: [{type: plane}]}\n"),
      "bodies[2].shapes[0].type",
-     "expected a bounded shape (sphere, capsule, cylinder or box) on a dynamic body, got plane"},
+     "expected a bounded shape (sphere, capsule, cylinder, box or revolved) on a dynamic body, "
+     "got plane"},
     {"OffsetFirstShapeWithoutInertia",
      withBody("  - {name: b, mass: 1, shapes: [{type: sphere, radius: 1, position: [0, 0, "
               "1]}]}\n"),

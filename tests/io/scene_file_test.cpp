@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "subsim/geometry/revolved_profile_shape.hpp"
 #include "subsim/io/scene_file.hpp"
 #include "test_support.hpp"
 
@@ -271,6 +272,35 @@ bodies:
   EXPECT_DOUBLE_EQ(rod.trajectory.frequency, -2.0);
   EXPECT_TRUE(rod.initial_pose.position.isApprox(Vec3(1.5, 1, 1)));
   EXPECT_DOUBLE_EQ(rod.initial_pose.orientation.y(), 1.0);
+}
+
+// A revolved (signed distance) dish: the same field as the built-in dish stack's bowl, its mass
+// from density and volume, and its frame moved so that the body origin is its centre of mass.
+TEST(SceneFile, RevolvedDishOnTheFloor) {
+  const SceneFile scene = parseScene(R"(
+bodies:
+  - {name: floor, type: static, shapes: [{type: plane}]}
+  - name: bowl
+    density: 1000
+    position: [0, 0, 0.1]
+    shapes:
+      - {type: revolved, profile: [[0, 0], [0.04, 0], [0.08, 0.05]], padding: 0.002,
+         segments: 32, max_edge: 0.02}
+)",
+                                     "inline");
+  const BodyShape& s = scene.model.shapes[1];
+  ASSERT_EQ(s.shape.type, ShapeType::SignedDistance);
+  const auto* revolved = dynamic_cast<const RevolvedProfileShape*>(s.shape.field.get());
+  ASSERT_NE(revolved, nullptr);
+  EXPECT_EQ(revolved->profile().size(), 3u);
+  EXPECT_DOUBLE_EQ(revolved->padding(), 0.002);
+  const Body& bowl = scene.model.bodies[1];
+  EXPECT_DOUBLE_EQ(bowl.mass, 1000.0 * s.shape.volume());
+  EXPECT_TRUE(s.local_pose.position.isApprox(-s.shape.centroid()));
+  EXPECT_GT(s.shape.centroid().z(), 0.0);  // above the bottom, on the axis
+  EXPECT_LT(s.shape.centroid().head<2>().norm(), 1e-12);
+  EXPECT_TRUE(bowl.inertia.isApprox(s.shape.unitDensityInertia(bowl.mass)));
+  EXPECT_NO_THROW(scene.model.validate());
 }
 
 TEST(SceneFile, ComputedInertiaFollowsFirstShapeOrientation) {

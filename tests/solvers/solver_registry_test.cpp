@@ -44,18 +44,21 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
     // coarse soft ball, mat and gripper keep the solvers x every scene short (PGS's Delassus build
     // on the full beam's 370-DOF pieces alone takes minutes). The LCP solvers factor their dense
     // step matrix whole (Lemke 1.5 s a step on stir's 630 variables): 8 spheres there, and 8 wound
-    // cable links (PATH: 60 s at 32).
+    // cable links (PATH: 60 s at 32).  The dish stack: a bowl pair at 16 triangles round (one
+    // bowl on the floor for the LCP solvers).
     const std::string spheres = dense_lcp ? ":spheres=8" : ":spheres=27";
-    const std::string spec = s.name == "granular" || s.name == "stir" ? s.name + spheres
-                             : s.name == "cable"                      ? "cable:segments=64"
-                             : s.name == "cablewind"
-                                 ? (dense_lcp ? "cablewind:segments=8" : "cablewind:segments=32")
-                             : s.name == "spherecube"  ? "spherecube:side=3"
-                             : s.name == "softball"    ? "softball:cells=3"
-                             : s.name == "softmat"     ? "softmat:cells=3"
-                             : s.name == "softgripper" ? "softgripper:cells=4"
-                             : s.name == "beam"        ? "beam:cells=6,pieces=2,across=2"
-                                                       : s.name;
+    const std::string spec =
+        s.name == "granular" || s.name == "stir" ? s.name + spheres
+        : s.name == "cable"                      ? "cable:segments=64"
+        : s.name == "cablewind"   ? (dense_lcp ? "cablewind:segments=8" : "cablewind:segments=32")
+        : s.name == "spherecube"  ? "spherecube:side=3"
+        : s.name == "softball"    ? "softball:cells=3"
+        : s.name == "softmat"     ? "softmat:cells=3"
+        : s.name == "softgripper" ? "softgripper:cells=4"
+        : s.name == "beam"        ? "beam:cells=6,pieces=2,across=2"
+        : s.name == "dishstack"
+            ? (dense_lcp ? "dishstack:pieces=1,segments=8" : "dishstack:pieces=2,segments=16")
+            : s.name;
     // 60 iterations, except on the stiff wound cable, at its scene's 200 (APGD lets the chain
     // sink into the floor at 60).
     const int iterations = s.name == "cablewind" ? s.default_iterations : 60;
@@ -73,10 +76,15 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
       // the FEM bodies (the beam, the soft ball and the gripper's fingers pressed from two sides)
       // and the stiff wound cable, whose rows couple strongly (the ICRA paper's Table I: PJ fails
       // on cable and beam).  Every other solver must get through.
+      // Projected Jacobi and FBIC fail on the dish stack, whose two bowls touch through about a
+      // hundred parallel contacts: Jacobi sums each contact's correction as if it were alone
+      // (PJ: the bowl flies off); FBIC's alternation between the groups and the interface does
+      // not settle within its k_max (the bowl sinks 5 mm into the floor).
       EXPECT_TRUE(name == "ssn" || name == "tr-dogleg" ||
                   ((name == "pj" || name == "lcp-pj" || name == "lcp-fp") &&
                    (s.name == "beam" || s.name == "softball" || s.name == "softgripper" ||
-                    s.name == "cablewind")))
+                    s.name == "cablewind")) ||
+                  ((name == "pj" || name == "fbic") && s.name == "dishstack"))
           << name << " on " << spec << ": " << r.divergence;
       EXPECT_FALSE(r.divergence.empty());
       EXPECT_THROW(w.step(), std::logic_error);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "subsim/geometry/narrow_phase_pairs.hpp"
+#include "subsim/geometry/signed_distance_shape.hpp"
 
 namespace subsim::detail {
 
@@ -125,6 +126,32 @@ SurfacePoint closestOnPlane(const Pose& pose, const Vec3& p) {
   const Vec3 n = pose.rotate(Vec3::UnitZ());
   const double dist = n.dot(p - pose.position);
   return SurfacePoint{p - dist * n, n, dist};
+}
+
+SurfacePoint closestOnShape(const Shape& shape, const Pose& pose, const Vec3& x) {
+  switch (shape.type) {
+    case ShapeType::Sphere:
+      // A point at the centre has no preferred direction; world up as in the rigid narrow phase.
+      return closestOnSphere(pose.position, shape.radius, x, Vec3::UnitZ());
+    case ShapeType::Capsule: {
+      const Vec3 axis = pose.rotate(Vec3::UnitZ());
+      const double t = closestParameterOnSegment(pose.position, axis, shape.half_length, x);
+      return closestOnSphere(pose.position + t * axis, shape.radius, x, anyPerpendicular(axis));
+    }
+    case ShapeType::Box:
+      return closestOnBox(shape.half_extents, pose, x);
+    case ShapeType::Cylinder:
+      return closestOnCylinder(shape.radius, shape.half_length, pose, x);
+    case ShapeType::SignedDistance: {
+      Vec3 gradient;
+      const double d = shape.field->distance(pose.inverseTransformPoint(x), gradient);
+      const Vec3 n = pose.rotate(gradient);
+      return SurfacePoint{x - d * n, n, d};
+    }
+    case ShapeType::Plane:
+      break;
+  }
+  return closestOnPlane(pose, x);
 }
 
 }  // namespace subsim::detail

@@ -73,28 +73,6 @@ bool inEdgeCone(const Vec3& m, const Vec3& e, const Vec3& n0, const Vec3& n1) {
          m.dot(n0 + n1) > 0.0;
 }
 
-// The closest point of the shape's surface to x, with the outward normal and signed distance.
-detail::SurfacePoint closestOnShape(const Shape& shape, const Pose& pose, const Vec3& x) {
-  switch (shape.type) {
-    case ShapeType::Sphere:
-      // A node at the centre has no preferred direction; world up as in the rigid narrow phase.
-      return detail::closestOnSphere(pose.position, shape.radius, x, Vec3::UnitZ());
-    case ShapeType::Capsule: {
-      const Vec3 axis = pose.rotate(Vec3::UnitZ());
-      const double t = detail::closestParameterOnSegment(pose.position, axis, shape.half_length, x);
-      return detail::closestOnSphere(pose.position + t * axis, shape.radius, x,
-                                     detail::anyPerpendicular(axis));
-    }
-    case ShapeType::Box:
-      return detail::closestOnBox(shape.half_extents, pose, x);
-    case ShapeType::Cylinder:
-      return detail::closestOnCylinder(shape.radius, shape.half_length, pose, x);
-    case ShapeType::Plane:
-      break;
-  }
-  return detail::closestOnPlane(pose, x);
-}
-
 }  // namespace
 
 void DeformableSurfaceQuery::setSurface(std::vector<std::array<int, 3>> triangles,
@@ -331,6 +309,7 @@ void DeformableSurfaceQuery::collide(const Shape& shape, const Pose& pose, doubl
       break;
     }
     case ShapeType::Cylinder:
+    case ShapeType::SignedDistance:
     case ShapeType::Plane:
       break;  // node contacts only (deformable_contact.hpp)
   }
@@ -356,7 +335,7 @@ void DeformableSurfaceQuery::nodeContacts(const Shape& shape, const Pose& pose, 
   }
   for (const int n : cand_nodes_) {
     if (!box.contains(x_[n])) continue;
-    const detail::SurfacePoint s = closestOnShape(shape, pose, x_[n]);
+    const detail::SurfacePoint s = detail::closestOnShape(shape, pose, x_[n]);
     if (!(s.distance < margin)) continue;
     DeformableContact& c = out.emplace_back();
     c.kind = Kind::NodeVsShape;

@@ -26,7 +26,8 @@
 // So a sharp box corner or edge, or a sphere smaller than the mesh spacing, cannot pass between
 // nodes.  Planes and cylinders get NodeVsShape contacts only: a plane has no point or edge
 // features, and a cylinder's rim against triangles is left for later (its caps and side are flat
-// or convex against nodes; a rim pressing into a face between nodes is missed).
+// or convex against nodes; a rim pressing into a face between nodes is missed).  So do signed
+// distance shapes (a node against the field; their surfaces' triangles are not searched yet).
 //
 // Inside detection: a shape feature inside the closed surface is found from its nearest triangle
 // by unsigned distance, with the sign from the face normal (feature over the face) or from the

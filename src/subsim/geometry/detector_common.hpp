@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "subsim/geometry/box_box_subcontacts.hpp"
+#include "subsim/geometry/collide_sdf.hpp"
 #include "subsim/geometry/collision_detector.hpp"
 #include "subsim/geometry/narrow_phase.hpp"
 
@@ -24,6 +25,13 @@ inline void appendPairContacts(const std::vector<CollisionObject>& objects, int 
       ob.shape.type == ShapeType::Box) {
     collideBoxBoxSubcontacts(oa.shape, oa.pose, ob.shape, ob.pose, oa.margin + ob.margin, a, b,
                              out);
+    return;
+  }
+  if (oa.shape.type == ShapeType::SignedDistance || ob.shape.type == ShapeType::SignedDistance) {
+    thread_local std::vector<ManifoldPoint> points;
+    collideSignedDistance(oa.shape, oa.pose, ob.shape, ob.pose, oa.margin + ob.margin,
+                          kSignedDistanceContactCap, points);
+    for (const ManifoldPoint& p : points) out.push_back(ContactPoint{a, b, p});
     return;
   }
   collideShapes(oa.shape, oa.pose, ob.shape, ob.pose, oa.margin + ob.margin, manifold);

@@ -38,7 +38,8 @@ Vec3 ConvexSupport::support(const Vec3& dir) const {
       break;
     }
     case ShapeType::Plane:
-      break;  // unbounded: callers never pass one
+    case ShapeType::SignedDistance:
+      break;  // unbounded or not convex: callers never pass one
   }
   Vec3 p = pose_.position + rotation_ * local;
   const double len = dir.norm();
@@ -61,6 +62,7 @@ double ConvexSupport::boundingRadius() const {
       r += std::hypot(shape_.radius, shape_.half_length);
       break;
     case ShapeType::Plane:
+    case ShapeType::SignedDistance:
       break;
   }
   return r;

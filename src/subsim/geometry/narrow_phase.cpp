@@ -1,6 +1,9 @@
 // collideShapes: dispatch on the (unordered) pair of shape types to one pair function.
 #include "subsim/geometry/narrow_phase.hpp"
 
+#include <vector>
+
+#include "subsim/geometry/collide_sdf.hpp"
 #include "subsim/geometry/narrow_phase_pairs.hpp"
 
 namespace subsim {
@@ -32,6 +35,12 @@ constexpr PairFn kPairs[kTypes][kTypes] = {
 void collideShapes(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
                    double margin, ContactManifold& out) {
   out.clear();
+  if (a.type == ShapeType::SignedDistance || b.type == ShapeType::SignedDistance) {
+    thread_local std::vector<ManifoldPoint> points;
+    collideSignedDistance(a, pose_a, b, pose_b, margin, ContactManifold::kCapacity, points);
+    for (const ManifoldPoint& p : points) out.add(p.point, p.normal, p.gap, p.feature);
+    return;
+  }
   const int ta = static_cast<int>(a.type), tb = static_cast<int>(b.type);
   if (ta <= tb) {
     if (const PairFn fn = kPairs[ta][tb]) fn(a, pose_a, b, pose_b, margin, out);

@@ -46,6 +46,9 @@ double signedDistanceBoxLocal(const Vec3& half_extents, const Vec3& p_local);
 SurfacePoint closestOnCylinder(double radius, double half_length, const Pose& pose, const Vec3& p);
 /// Boundary plane of the half-space local z <= 0.
 SurfacePoint closestOnPlane(const Pose& pose, const Vec3& p);
+/// The surface point of any shape closest to `p`, with its outward normal and signed distance
+/// (a signed distance shape: its field's value and gradient).
+SurfacePoint closestOnShape(const Shape& shape, const Pose& pose, const Vec3& p);
 
 /// Contact of a sphere of `radius` standing for (part of) shape a against `s`, the surface point
 /// of shape b closest to the sphere's centre.  Vertices are spheres of radius 0.  Adds nothing

@@ -4,6 +4,8 @@
 #include <limits>
 #include <numbers>
 
+#include "subsim/geometry/signed_distance_shape.hpp"
+
 namespace subsim {
 
 const char* shapeTypeName(ShapeType type) {
@@ -18,6 +20,8 @@ const char* shapeTypeName(ShapeType type) {
       return "cylinder";
     case ShapeType::Plane:
       return "plane";
+    case ShapeType::SignedDistance:
+      return "signed distance";
   }
   return "unknown";
 }
@@ -33,6 +37,8 @@ double Shape::smallestSize() const {
       return 2.0 * half_extents.minCoeff();
     case ShapeType::Plane:
       return std::numeric_limits<double>::infinity();
+    case ShapeType::SignedDistance:
+      return field->thinnest();
   }
   return 0.0;
 }
@@ -50,8 +56,14 @@ double Shape::volume() const {
       return pi * radius * radius * 2.0 * half_length;
     case ShapeType::Plane:
       return 0.0;
+    case ShapeType::SignedDistance:
+      return field->massProperties().volume;
   }
   return 0.0;
+}
+
+Vec3 Shape::centroid() const {
+  return type == ShapeType::SignedDistance ? field->massProperties().centroid : Vec3::Zero();
 }
 
 Mat3 Shape::unitDensityInertia(double m) const {
@@ -84,6 +96,8 @@ Mat3 Shape::unitDensityInertia(double m) const {
     }
     case ShapeType::Plane:
       return Mat3::Zero();
+    case ShapeType::SignedDistance:
+      return m * field->massProperties().inertia_per_mass;
   }
   return Mat3::Zero();
 }
@@ -108,6 +122,14 @@ Aabb computeAabb(const Shape& shape, const Pose& pose, double inflate) {
       const Vec3 disc = (Vec3::Ones() - a.cwiseProduct(a)).cwiseMax(0.0).cwiseSqrt() * shape.radius;
       half = a.cwiseAbs() * shape.half_length + disc;
       break;
+    }
+    case ShapeType::SignedDistance: {
+      const Aabb& local = shape.field->bounds();
+      const Vec3 centre = pose.transformPoint(0.5 * (local.lower + local.upper));
+      half = R.cwiseAbs() * (0.5 * (local.upper - local.lower));
+      box.lower = centre - half - Vec3::Constant(inflate);
+      box.upper = centre + half + Vec3::Constant(inflate);
+      return box;
     }
     case ShapeType::Plane:
       box.lower = Vec3::Constant(-1e300);

@@ -4,6 +4,12 @@
 #include <Eigen/Eigenvalues>
 
 #include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "subsim/geometry/revolved_profile_shape.hpp"
 
 namespace subsim::scene {
 
@@ -98,9 +104,9 @@ ParsedShape SceneBuilder::parseShape(const Node& node, const std::string& path,
                                      BodyKind kind) const {
   const Fields f(r_, node, path, "a map describing a shape");
   const Node& type_node =
-      f.required("type", "a shape type: sphere, capsule, cylinder, box or plane");
-  const std::string type =
-      r_.text(type_node, f.at("type"), "a shape type: sphere, capsule, cylinder, box or plane");
+      f.required("type", "a shape type: sphere, capsule, cylinder, box, plane or revolved");
+  const std::string type = r_.text(
+      type_node, f.at("type"), "a shape type: sphere, capsule, cylinder, box, plane or revolved");
   ParsedShape s;
   Keys allowed{"type", "mu", "position", "orientation", "group", "mask"};
   if (type == "sphere") {
@@ -122,16 +128,22 @@ ParsedShape SceneBuilder::parseShape(const Node& node, const std::string& path,
     const Vec3 size = r_.vec3(f.required("size", "the full edge lengths [x, y, z] in m"),
                               f.at("size"), "m (full edge lengths)", Range::Positive);
     s.shape = Shape::box(0.5 * size);
+  } else if (type == "revolved") {
+    for (const char* key : {"profile", "padding", "segments", "max_edge"}) allowed.push_back(key);
+    f.allowOnly(allowed, " for a revolved shape");
+    s.shape = Shape::signedDistance(revolvedShape(f));
   } else if (type == "plane") {
     if (kind == BodyKind::Dynamic)
       r_.fail(f.at("type"),
-              "expected a bounded shape (sphere, capsule, cylinder or box) on a dynamic body, "
+              "expected a bounded shape (sphere, capsule, cylinder, box or revolved) on a dynamic "
+              "body, "
               "got plane: a plane is unbounded and may only belong to a static or kinematic body",
               &type_node);
     f.allowOnly(allowed, " for a plane shape");
     s.shape = Shape::plane();
   } else {
-    r_.expected(f.at("type"), "a shape type: sphere, capsule, cylinder, box or plane", type_node);
+    r_.expected(f.at("type"), "a shape type: sphere, capsule, cylinder, box, plane or revolved",
+                type_node);
   }
   if (const Node* n = f.get("mu"))
     s.mu = r_.number(*n, f.at("mu"), "a non-negative friction coefficient", Range::NonNegative);
@@ -146,12 +158,47 @@ ParsedShape SceneBuilder::parseShape(const Node& node, const std::string& path,
   return s;
 }
 
+std::shared_ptr<const SignedDistanceShape> SceneBuilder::revolvedShape(const Fields& f) const {
+  const std::string point_what = "an (r, z) point: a list of two numbers in m";
+  const Node& profile_node =
+      r_.list(f.required("profile", "the (r, z) points of the profile in m"), f.at("profile"),
+              "a list of (r, z) points in m, the first on the axis: [[0, 0], [0.04, 0], ...]");
+  std::vector<Vec2> profile;
+  for (std::size_t k = 0; k < profile_node.size(); ++k) {
+    const DoubleBuffer v =
+        r_.numbers(profile_node[k], indexPath(f.at("profile"), k), 2, point_what, "a number in m");
+    profile.emplace_back(v[0], v[1]);
+  }
+  const double padding =
+      r_.number(f.required("padding", "half the wall thickness in m"), f.at("padding"),
+                "a positive half wall thickness in m", Range::Positive);
+  int segments = 48;
+  if (const Node* n = f.get("segments"))
+    segments = static_cast<int>(
+        r_.integer(*n, f.at("segments"), "a whole number of triangles around the axis", 3, 4096));
+  double max_edge = 0.01;
+  if (const Node* n = f.get("max_edge"))
+    max_edge = r_.number(*n, f.at("max_edge"), "a positive length in m", Range::Positive);
+  try {
+    return std::make_shared<RevolvedProfileShape>(std::move(profile), padding, segments, max_edge);
+  } catch (const std::invalid_argument& e) {
+    // The shape names its parameter first ("profile: ..."): report it at that field.
+    const std::string message = e.what();
+    const std::size_t colon = message.find(": ");
+    const std::string key = colon == std::string::npos ? "profile" : message.substr(0, colon);
+    r_.fail(f.at(key),
+            "expected a valid revolved profile: " +
+                (colon == std::string::npos ? message : message.substr(colon + 2)),
+            f.get(key));
+  }
+}
+
 double SceneBuilder::radius(const Fields& f) const {
   return r_.number(f.required("radius", "a radius in m"), f.at("radius"), "a positive radius in m",
                    Range::Positive);
 }
 
-void SceneBuilder::massProperties(const Fields& f, const std::vector<ParsedShape>& shapes,
+void SceneBuilder::massProperties(const Fields& f, std::vector<ParsedShape>& shapes,
                                   Body& body) const {
   const Node* mass = f.get("mass");
   const Node* density = f.get("density");
@@ -195,7 +242,7 @@ void SceneBuilder::massProperties(const Fields& f, const std::vector<ParsedShape
     body.inertia = parseInertia(*inertia, f.at("inertia"));
     return;
   }
-  const ParsedShape& first = shapes.front();
+  ParsedShape& first = shapes.front();
   // The body frame is the centre of mass frame, so an offset first shape would put the
   // computed inertia about the wrong point.
   if (!first.pose.position.isZero(0.0)) {
@@ -207,6 +254,9 @@ void SceneBuilder::massProperties(const Fields& f, const std::vector<ParsedShape
   }
   const Mat3 rotation = first.pose.orientation.toRotationMatrix();
   body.inertia = rotation * first.shape.unitDensityInertia(body.mass) * rotation.transpose();
+  // A revolved shape's centroid is off its frame's origin (on the axis, above the bottom): its
+  // frame moves so that the centroid is the body's origin, which stays its centre of mass.
+  first.pose.position = -(rotation * first.shape.centroid());
 }
 
 Mat3 SceneBuilder::parseInertia(const Node& n, const std::string& path) const {

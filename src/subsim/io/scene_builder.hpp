@@ -7,11 +7,13 @@
 // INTERNAL (yaml_reader.hpp): not installed.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "subsim/geometry/signed_distance_shape.hpp"
 #include "subsim/io/urdf_loader.hpp"
 #include "subsim/io/yaml_reader.hpp"
 #include "subsim/model/model.hpp"
@@ -43,7 +45,8 @@ class SceneBuilder {
   void parseBody(const Node& node, const std::string& path, Model& m);
   ParsedShape parseShape(const Node& node, const std::string& path, BodyKind kind) const;
   double radius(const Fields& f) const;
-  void massProperties(const Fields& f, const std::vector<ParsedShape>& shapes, Body& body) const;
+  std::shared_ptr<const SignedDistanceShape> revolvedShape(const Fields& f) const;
+  void massProperties(const Fields& f, std::vector<ParsedShape>& shapes, Body& body) const;
   Mat3 parseInertia(const Node& n, const std::string& path) const;
   void parseTrajectory(const Node& node, const Fields& body, KinematicTrajectory& t) const;
 

@@ -211,6 +211,8 @@ void Model::validate() const {
     if (g.type == ShapeType::Box &&
         !(g.half_extents.minCoeff() > 0.0 && g.half_extents.allFinite()))
       fail(at("shapes", i, "size"), "expected three positive lengths in m");
+    if (g.type == ShapeType::SignedDistance && !g.field)
+      fail(at("shapes", i, "field"), "expected a signed distance field (Shape::signedDistance)");
     if (g.type == ShapeType::Plane && bodies[s.body].kind == BodyKind::Dynamic)
       fail(at("shapes", i, "type"),
            "a plane is unbounded: it may only belong to a static or kinematic body");

@@ -124,4 +124,7 @@ Model buildNetTruckScene(const ScenarioParams& p);
 Model buildCranesScene(const ScenarioParams& p);
 Model buildBridgeScene(const ScenarioParams& p);
 
+// The AL paper's scenes (canal), dish_scenes.cpp.
+Model buildDishStackScene(const ScenarioParams& p);
+
 }  // namespace subsim

@@ -274,6 +274,16 @@ const std::vector<Scenario>& builtinScenarios() {
         {"mu", 0.5, 0, 10, false, "friction coefficient"}},
        300,
        buildBridgeScene},
+      {"dishstack",
+       "bowl, bowl, plate and a pot stacked on the floor, revolved signed distance shapes with "
+       "Frank-Wolfe contact (AL paper's dish piling, single-step configuration, dt 1/240 s)",
+       {{"mu", 0.5, 0, 10, false, "friction coefficient"},
+        {"dish_mass", 0.1, 1e-3, 100, false, "mass of each bowl and the plate in kg"},
+        {"pot_mass", 5, 1e-3, 1000, false, "mass of the pot on top in kg"},
+        {"segments", 48, 8, 512, true, "triangles around each dish's axis"},
+        {"pieces", 4, 1, 4, true, "how much of the stack: bowl, bowl, plate, pot, bottom up"}},
+       1200,
+       buildDishStackScene},
   };
   return scenarios;
 }

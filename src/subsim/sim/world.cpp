@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "subsim/articulation/articulation_dynamics.hpp"
+#include "subsim/geometry/signed_distance_shape.hpp"
 #include "subsim/model/integrator.hpp"
 
 namespace subsim {
@@ -61,6 +62,10 @@ double boundingRadius(const Shape& s) {
       return s.half_extents.norm();
     case ShapeType::Cylinder:
       return std::hypot(s.half_length, s.radius);
+    case ShapeType::SignedDistance: {
+      const Aabb& b = s.field->bounds();
+      return b.lower.cwiseAbs().cwiseMax(b.upper.cwiseAbs()).norm();
+    }
     case ShapeType::Plane:
       return 0.0;
   }

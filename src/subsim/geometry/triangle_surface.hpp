@@ -1,0 +1,28 @@
+#pragma once
+// A closed triangulated surface (vertices and outward-wound triangles) and the mass properties
+// of the solid it bounds.
+#include <array>
+#include <vector>
+
+#include "subsim/math/types.hpp"
+
+namespace subsim {
+
+struct TriangleSurface {
+  std::vector<Vec3> vertices;
+  std::vector<std::array<int, 3>> triangles;  // counter-clockwise seen from outside
+};
+
+/// Volume, centroid and inertia of a solid of uniform density bounded by a closed surface.
+struct SolidMassProperties {
+  double volume = 0.0;
+  Vec3 centroid = Vec3::Zero();
+  /// Inertia about the centroid divided by the mass (multiply by a body's mass for kg m^2).
+  Mat3 inertia_per_mass = Mat3::Zero();
+};
+
+/// By the divergence theorem over the triangles (a signed tetrahedron from the origin per
+/// triangle), exact for the polyhedron.  A surface wound inward gives a negative volume.
+SolidMassProperties solidMassProperties(const TriangleSurface& surface);
+
+}  // namespace subsim
