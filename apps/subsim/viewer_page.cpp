@@ -65,14 +65,25 @@ nlohmann::json headerJson(const Recording& rec) {
     d["bodies"].push_back(
         {{"name", rec.body_names[b]}, {"kind", b < rec.body_kind.size() ? rec.body_kind[b] : 0}});
   d["shapes"] = nlohmann::json::array();
-  for (const RecordedShape& s : rec.shapes)
-    d["shapes"].push_back(
-        {{"body", s.body},
-         {"type", static_cast<int>(s.type)},
-         {"size", {s.size.x(), s.size.y(), s.size.z()}},
-         {"pose",
-          {s.pose.position.x(), s.pose.position.y(), s.pose.position.z(), s.pose.orientation.w(),
-           s.pose.orientation.x(), s.pose.orientation.y(), s.pose.orientation.z()}}});
+  for (const RecordedShape& s : rec.shapes) {
+    nlohmann::json shape = {
+        {"body", s.body},
+        {"type", static_cast<int>(s.type)},
+        {"size", {s.size.x(), s.size.y(), s.size.z()}},
+        {"pose",
+         {s.pose.position.x(), s.pose.position.y(), s.pose.position.z(), s.pose.orientation.w(),
+          s.pose.orientation.x(), s.pose.orientation.y(), s.pose.orientation.z()}}};
+    if (!s.mesh_triangles.empty()) {
+      std::vector<float> vertices;
+      std::vector<std::int32_t> triangles;
+      for (const Vec3& v : s.mesh_vertices)
+        for (int i = 0; i < 3; ++i) vertices.push_back(static_cast<float>(v[i]));
+      for (const auto& t : s.mesh_triangles) triangles.insert(triangles.end(), t.begin(), t.end());
+      shape["vertices"] = vertices;
+      shape["triangles"] = triangles;
+    }
+    d["shapes"].push_back(std::move(shape));
+  }
   d["deformable_names"] = rec.deformable_names;
   int nodes = 0;
   for (int n : rec.deformable_node_count) nodes += n;

@@ -6,7 +6,8 @@
 //
 // The page's data (a JSON object in the page's "subsim-data" script): scene, solver, dt; bodies
 // (name, kind: 0 dynamic, 1 static, 2 kinematic, 3 robot link); shapes (body, type: 0 sphere, 1
-// capsule, 2 box, 3 cylinder, 4 plane; size; pose x y z qw qx qy qz in the body frame);
+// capsule, 2 box, 3 cylinder, 4 plane, 5 signed distance; size; pose x y z qw qx qy qz in the body
+// frame; a signed distance shape's surface as vertices, float x y z, and triangles, int32);
 // deformable_names, deformable_nodes and deformable_surface (node indices, int32); live (true:
 // the page asks its server for the steps, `subsim run --serve`); and, on a page that is not
 // live, frames: the steps.  Frames (also what a live page's server answers to

@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include "subsim/geometry/signed_distance_shape.hpp"
 #include "subsim/io/file_seal.hpp"
 #include "subsim/metrics/bilateral_error.hpp"
 #include "subsim/metrics/step_metrics.hpp"
@@ -192,6 +193,37 @@ TEST_F(RecorderTest, ShapesAndDeformableSurfacesRoundTrip) {
     EXPECT_EQ(rec.steps[1].deformable_x[k],
               Vec3(s.fem_x[ball.first_piece + piece].segment<3>(3 * node)));
   }
+}
+
+// Signed distance shapes carry their surfaces (the viewer draws them); a recording whose surface
+// data is missing or names vertices its shape lacks is refused, saying which.
+TEST_F(RecorderTest, SignedDistanceSurfacesRoundTrip) {
+  const std::string path = file("dishes.h5");
+  runAndRecord("dishstack:pieces=2,segments=16", 2, path);
+  const Model m = buildScenario("dishstack:pieces=2,segments=16").model;
+  const Recording rec = readRecording(path);
+  ASSERT_EQ(rec.shapes.size(), m.shapes.size());
+  int fields = 0;
+  for (std::size_t k = 0; k < m.shapes.size(); ++k) {
+    const Shape& shape = m.shapes[k].shape;
+    EXPECT_EQ(rec.shapes[k].type, shape.type);
+    if (shape.type != ShapeType::SignedDistance) {
+      EXPECT_TRUE(rec.shapes[k].mesh_vertices.empty() && rec.shapes[k].mesh_triangles.empty());
+      continue;
+    }
+    ++fields;
+    EXPECT_EQ(rec.shapes[k].mesh_vertices, shape.field->surface().vertices);
+    EXPECT_EQ(rec.shapes[k].mesh_triangles, shape.field->surface().triangles);
+  }
+  EXPECT_EQ(fields, 2);
+
+  std::size_t cols = 0;
+  DoubleBuffer triangles = detail::readDatasetForTesting(path, "/shapes/mesh_triangles", cols);
+  triangles.back() = 1e6;
+  detail::rewriteDatasetForTesting(path, "/shapes/mesh_triangles", triangles, cols, true);
+  EXPECT_NE(readError(path).find("names a vertex its shape does not have"), std::string::npos);
+  detail::removeObjectForTesting(path, "/shapes/mesh_counts");
+  EXPECT_NE(readError(path).find("needs dataset /shapes/mesh_counts"), std::string::npos);
 }
 
 // Recordings made before the shapes and deformables were recorded read without them.

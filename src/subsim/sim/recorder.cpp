@@ -78,6 +78,20 @@ void writeShapes(hid_t root, const Recording& header, const std::string& context
   writeArray(shapes.get(), "type", type.data(), n, 0, context);
   writeArray(shapes.get(), "size", size.data(), n, 3, context);
   writeArray(shapes.get(), "pose", pose.data(), n, 7, context);
+  // Signed distance shapes' surfaces (the viewer draws them), only when the scene has any.
+  std::vector<int> counts(2 * n), triangles;
+  DoubleBuffer vertices;
+  for (std::size_t k = 0; k < n; ++k) {
+    const RecordedShape& s = header.shapes[k];
+    counts[2 * k] = static_cast<int>(s.mesh_vertices.size());
+    counts[2 * k + 1] = static_cast<int>(s.mesh_triangles.size());
+    for (const Vec3& v : s.mesh_vertices) vertices.insert(vertices.end(), v.data(), v.data() + 3);
+    for (const auto& t : s.mesh_triangles) triangles.insert(triangles.end(), t.begin(), t.end());
+  }
+  if (vertices.empty()) return;
+  writeArray(shapes.get(), "mesh_counts", counts.data(), n, 2, context);
+  writeArray(shapes.get(), "mesh_vertices", vertices.data(), vertices.size() / 3, 3, context);
+  writeArray(shapes.get(), "mesh_triangles", triangles.data(), triangles.size() / 3, 3, context);
 }
 
 }  // namespace
@@ -315,7 +329,7 @@ class RecordingReader : FileReader {
     for (hsize_t k = 0; k < n; ++k) {
       if (body[k] < 0 || static_cast<hsize_t>(body[k]) >= nb)
         fail("dataset /shapes/body holds " + std::to_string(body[k]) + ", not a body index");
-      if (type[k] < 0 || type[k] > static_cast<int>(ShapeType::Plane))
+      if (type[k] < 0 || type[k] > static_cast<int>(ShapeType::SignedDistance))
         fail("dataset /shapes/type holds " + std::to_string(type[k]) + ", not a shape type");
       RecordedShape& s = rec.shapes[k];
       s.body = body[k];
@@ -324,6 +338,46 @@ class RecordingReader : FileReader {
       const double* p = pose.data() + 7 * k;
       s.pose.position = Vec3(p[0], p[1], p[2]);
       s.pose.orientation = Quat(p[3], p[4], p[5], p[6]);
+    }
+    readShapeMeshes(shapes.get(), n, rec);
+  }
+
+  /// The signed distance shapes' surfaces: required when any shape is of that type.
+  void readShapeMeshes(hid_t shapes, hsize_t n, Recording& rec) const {
+    bool any = false;
+    for (const RecordedShape& s : rec.shapes) any = any || s.type == ShapeType::SignedDistance;
+    if (!any) return;
+    if (H5Lexists(shapes, "mesh_counts", H5P_DEFAULT) <= 0)
+      fail("a signed distance shape needs dataset /shapes/mesh_counts (its surface)");
+    const std::vector<int> counts =
+        readArray<int>(shapes, "mesh_counts", "/shapes/mesh_counts", n, 2);
+    hsize_t nv = 0, nt = 0;
+    for (hsize_t k = 0; k < n; ++k) {
+      const bool field = rec.shapes[k].type == ShapeType::SignedDistance;
+      if (counts[2 * k] < 0 || counts[2 * k + 1] < 0 || (field && counts[2 * k + 1] == 0) ||
+          (!field && counts[2 * k] + counts[2 * k + 1] != 0))
+        fail("dataset /shapes/mesh_counts row " + std::to_string(k) +
+             " does not fit its shape's type");
+      nv += static_cast<hsize_t>(counts[2 * k]);
+      nt += static_cast<hsize_t>(counts[2 * k + 1]);
+    }
+    const DoubleBuffer vertices =
+        readArray<double>(shapes, "mesh_vertices", "/shapes/mesh_vertices", nv, 3);
+    const std::vector<int> triangles =
+        readArray<int>(shapes, "mesh_triangles", "/shapes/mesh_triangles", nt, 3);
+    std::size_t v = 0, t = 0;
+    for (hsize_t k = 0; k < n; ++k) {
+      RecordedShape& s = rec.shapes[k];
+      for (int i = 0; i < counts[2 * k]; ++i, ++v)
+        s.mesh_vertices.emplace_back(vertices[3 * v], vertices[3 * v + 1], vertices[3 * v + 2]);
+      for (int i = 0; i < counts[2 * k + 1]; ++i, ++t) {
+        const std::array<int, 3> tri{triangles[3 * t], triangles[3 * t + 1], triangles[3 * t + 2]};
+        for (int corner : tri)
+          if (corner < 0 || corner >= counts[2 * k])
+            fail("dataset /shapes/mesh_triangles row " + std::to_string(t) +
+                 " names a vertex its shape does not have");
+        s.mesh_triangles.push_back(tri);
+      }
     }
   }
 

@@ -93,6 +93,9 @@ struct RecordedShape {
   ShapeType type = ShapeType::Sphere;
   Vec3 size = Vec3::Zero();
   Pose pose;
+  /// A signed distance shape's surface in its frame (empty for the analytic types).
+  std::vector<Vec3> mesh_vertices;
+  std::vector<std::array<int, 3>> mesh_triangles;
 };
 
 /// What a recording holds, read back (for tests, replay and plots).

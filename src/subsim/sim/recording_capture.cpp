@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "subsim/geometry/signed_distance_shape.hpp"
 #include "subsim/metrics/bilateral_error.hpp"
 
 namespace subsim {
@@ -26,6 +27,10 @@ Recording recordingHeader(const Model& model, const RecordingInfo& info) {
     shape.size = s.shape.type == ShapeType::Box ? s.shape.half_extents
                                                 : Vec3(s.shape.radius, s.shape.half_length, 0);
     shape.pose = s.local_pose;
+    if (s.shape.type == ShapeType::SignedDistance) {
+      shape.mesh_vertices = s.shape.field->surface().vertices;
+      shape.mesh_triangles = s.shape.field->surface().triangles;
+    }
     rec.shapes.push_back(shape);
   }
   int first_node = 0;
