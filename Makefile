@@ -102,8 +102,8 @@ SANITIZE_LONG := $(SANITIZE_LONG)|EverySolver.RunsEveryBuiltInScene/(ssn|tr_dogl
 SANITIZE_LONG := $(SANITIZE_LONG)|PlotCli.EveryKindOfARecordingDrawsItsRecordedValues
 SANITIZE_LONG := $(SANITIZE_LONG)|DeformableSlab.QueryCost
 # The dish stack held for 5 s (SubADMM) and 1 s (CANAL at 100 Newton iterations): 8 s each here;
-# the sanitizers meet the same Frank-Wolfe contacts and solves in DishStack.Canal* and the
-# geometry tests.
+# the sanitizers meet the same Frank-Wolfe contacts and solves in DishStack.CanalReaches* and
+# the geometry tests.
 SANITIZE_LONG := $(SANITIZE_LONG)|DishStack.StaysStackedForFiveSeconds|DishStack.CanalHoldsItStill
 SANITIZE_EXCLUDE = GoldenState|golden_state|WhateverTheHeapLayout|$(SANITIZE_LONG)
 

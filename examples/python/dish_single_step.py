@@ -33,8 +33,8 @@ SWEEP = {
 MASSES = [0.1, 0.1, 0.1, 5.0]  # the scene's defaults: bowls and plate, pot (bodies 1..4)
 
 
-def problems(cases, seed):
-    world = subsim.World("dishstack", solver="canal", iterations=100, tolerance=0.0)
+def problems(cases, seed, scene="dishstack"):
+    world = subsim.World(scene, solver="canal", iterations=100, tolerance=0.0)
     world.step(240)  # settled: 1 s
     stacked = world.state()
     rng = np.random.default_rng(seed)
@@ -56,11 +56,13 @@ def problems(cases, seed):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cases", type=int, default=100)
+    parser.add_argument("--scene", default="dishstack",
+                        help="a dishstack variant, e.g. dishstack:mu=0 (four pieces)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--output", default="dish-study")
     args = parser.parse_args()
 
-    cases = problems(args.cases, args.seed)
+    cases = problems(args.cases, args.seed, args.scene)
     print(f"{len(cases)} problems, {cases[0].num_contacts} contacts and {cases[0].num_dof} DOF "
           "in the first")
     rows = []
@@ -98,7 +100,7 @@ def main():
         ax.set_ylabel("constraint residual (median, 10-90 %)")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
-    fig.suptitle(f"dish stack, {len(cases)} single-step problems with random wrenches")
+    fig.suptitle(f"{args.scene}, {len(cases)} single-step problems with random wrenches")
     fig.tight_layout()
     fig.savefig(args.output + ".png", dpi=120)
 
