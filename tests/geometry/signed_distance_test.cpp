@@ -231,6 +231,18 @@ TEST(SignedDistanceContact, NestedBowlsAreClusteredToTheCapAndFarApartDishesGive
   EXPECT_TRUE(points.empty());
 }
 
+TEST(SignedDistanceContact, PointsWithMoreDistinctNormalsThanTheCapEndAtTheCap) {
+  // A small box in the bowl with a wide margin: the bowl's triangles around it see the box's
+  // faces, edges and corners (26 normals, pairwise over 25 degrees apart), more than a cap of 8.
+  const Shape dish = Shape::signedDistance(bowl(32));
+  const Shape cube = Shape::box(Vec3::Constant(0.01));
+  std::vector<ManifoldPoint> points;
+  collideSignedDistance(cube, makePose(Vec3(0, 0, 0.02)), dish, Pose(), 0.06, 8, points);
+  EXPECT_EQ(points.size(), 8u);
+  collideSignedDistance(cube, makePose(Vec3(0, 0, 0.02)), dish, Pose(), 0.06, 0, points);
+  EXPECT_TRUE(points.empty());
+}
+
 TEST(SignedDistanceContact, AnalyticShapesMeetTheDishsTriangles) {
   // A box resting on the bowl's rim and a capsule lying in it: contacts with the right sign.
   const Shape dish = Shape::signedDistance(bowl(64));
@@ -277,6 +289,9 @@ TEST(RevolvedProfileShape, RefusesBadParametersNamingThem) {
   expectError(ok, INFINITY, 48, 0.01, "padding");
   expectError(ok, 0.002, 2, 0.01, "segments");
   expectError(ok, 0.002, 48, -1, "max_edge");
+  expectError(ok, 0.002, 48, 1e-12, "more than 4000000 triangles");
+  expectError({{0, 0}, {0.04, 0}, {0.08, 0.05}, {0.041, 0.002}}, 0.002, 48, 0.01, "turns back");
+  expectError({{0, 0}, {0.04, 0}, {0.02, 0}}, 0.002, 48, 0.01, "turns back");
 }
 
 }  // namespace

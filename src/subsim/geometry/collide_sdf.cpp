@@ -84,13 +84,25 @@ void searchTriangles(const Shape& mesh, const Pose& mesh_pose, const Shape& fiel
 
 /// Keeps the deepest candidates at least `radius` apart (or with different normals), doubling
 /// the radius until at most `cap` remain: a deterministic greedy clustering that keeps the
-/// pair's spread (the support polygon) and its deepest point.
+/// pair's spread (the support polygon) and its deepest point.  Once the radius spans all the
+/// candidates only their normals tell them apart; if more than `cap` normals still differ, the
+/// deepest `cap` of those are kept.
 void cluster(std::vector<ManifoldPoint>& candidates, double radius, int cap,
              std::vector<ManifoldPoint>& out) {
+  out.clear();
+  if (cap <= 0 || candidates.empty()) return;
   std::sort(candidates.begin(), candidates.end(),
             [](const ManifoldPoint& x, const ManifoldPoint& y) {
               return x.gap != y.gap ? x.gap < y.gap : x.feature < y.feature;
             });
+  Aabb spread;
+  for (const ManifoldPoint& c : candidates) {
+    spread.lower = spread.lower.cwiseMin(c.point);
+    spread.upper = spread.upper.cwiseMax(c.point);
+  }
+  const double span = (spread.upper - spread.lower).norm();
+  // A degenerate surface (every edge of length zero) must not stop the radius from growing.
+  radius = std::max(radius, 1e-9);
   for (;;) {
     out.clear();
     const double r2 = radius * radius;
@@ -110,7 +122,7 @@ void cluster(std::vector<ManifoldPoint>& candidates, double radius, int cap,
       }
       out.push_back(c);
     }
-    if (!over) return;
+    if (!over || radius > span) return;
     radius *= 2.0;
   }
 }

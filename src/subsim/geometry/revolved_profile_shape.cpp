@@ -17,6 +17,11 @@ constexpr double kPi = std::numbers::pi;
 // Arcs of the outline (convex corners, the rim's end cap) are cut every 30 degrees: the chord
 // then lies within 3.5 % of the padding of the true surface.
 constexpr double kArcStep = kPi / 6.0;
+// The sharpest turn of the profile: cos(150 degrees).
+constexpr double kFoldBack = -0.8660254037844386;
+// A bound on the triangulation, so that a tiny max_edge is an error rather than an exhausted
+// memory.
+constexpr double kMaxTriangles = 4e6;
 
 Vec2 leftNormal(const Vec2& u) {
   return Vec2(-u.y(), u.x());
@@ -95,6 +100,12 @@ RevolvedProfileShape::RevolvedProfileShape(std::vector<Vec2> profile, double pad
     segments_.push_back(
         Segment{profile_[k], along, leftNormal(along.normalized()), 1.0 / along.squaredNorm()});
   }
+  // A profile folding back on itself has no outline to revolve (its offset lines meet far away
+  // or never).
+  for (std::size_t k = 1; k + 1 < n; ++k)
+    if (segments_[k - 1].along.normalized().dot(segments_[k].along.normalized()) < kFoldBack)
+      throw std::invalid_argument("profile: it turns back by more than 150 degrees at point " +
+                                  std::to_string(k));
 
   // The outline in the (r, z) half-plane: up the left side from the axis, around the last point,
   // back down the right side to the axis.  Revolved, its two ends (on the axis) become poles.
@@ -108,6 +119,13 @@ RevolvedProfileShape::RevolvedProfileShape(std::vector<Vec2> profile, double pad
   outline.front().x() = 0.0;
   outline.back().x() = 0.0;
 
+  double total_pieces = 0.0;
+  for (std::size_t i = 1; i < outline.size(); ++i)
+    total_pieces += std::ceil((outline[i] - outline[i - 1]).norm() / max_edge);
+  if (!(total_pieces * segments <= kMaxTriangles / 2))
+    throw std::invalid_argument(
+        "max_edge: too small for the profile's length: the surface would have more than " +
+        std::to_string(static_cast<long long>(kMaxTriangles)) + " triangles");
   std::vector<Vec2> fine{outline.front()};
   for (std::size_t i = 1; i < outline.size(); ++i) {
     const Vec2 a = outline[i - 1], b = outline[i];
