@@ -6,6 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libeigen3-dev libhdf5-dev zlib1g-dev libcli11-dev libyaml-cpp-dev nlohmann-json3-dev liburdfdom-dev
+  libtinyobjloader-dev
   libgtest-dev libgmock-dev libbenchmark-dev libfclib-dev
   libmujoco-dev
   clang-14 libclang-rt-14-dev libomp-14-dev llvm-14

@@ -15,6 +15,7 @@
 #include "geometry/geometry_test_util.hpp"
 #include "subsim/geometry/collide_sdf.hpp"
 #include "subsim/geometry/revolved_profile_shape.hpp"
+#include "subsim/model/model.hpp"
 
 namespace subsim {
 namespace {
@@ -265,6 +266,22 @@ TEST(SignedDistanceContact, AnalyticShapesMeetTheDishsTriangles) {
   ASSERT_FALSE(points.empty());
   EXPECT_NEAR(points.front().gap, -1e-4, 2e-5);
   EXPECT_LT(points.front().normal.z(), -0.99);  // from the rod towards the dish below it
+}
+
+TEST(SignedDistanceShape, AModelsShapeWithoutAFieldIsRefusedNamingIt) {
+  Model m;
+  Body b = namedBody("dish", BodyKind::Dynamic, 0.1);
+  b.inertia = Mat3::Identity() * 1e-4;
+  const int body = m.addBody(b);
+  m.addShape(body, Shape::signedDistance(bowl(16)));
+  EXPECT_NO_THROW(m.validate());
+  m.addShape(body, Shape::signedDistance(nullptr));
+  try {
+    m.validate();
+    ADD_FAILURE() << "accepted a signed distance shape without a field";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("shapes[1].field"), std::string::npos) << e.what();
+  }
 }
 
 TEST(RevolvedProfileShape, RefusesBadParametersNamingThem) {

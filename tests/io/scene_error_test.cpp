@@ -302,7 +302,7 @@ const std::vector<ErrorCase> kCases = {
      "expected a body type: dynamic, static or kinematic, got floating"},
     {"UnknownShapeType", withBody("  - {name: b, mass: 1, shapes: [{type: cone, radius: 1}]}\n"),
      "bodies[2].shapes[0].type",
-     "expected a shape type: sphere, capsule, cylinder, box, plane or revolved, got cone"},
+     "expected a shape type: sphere, capsule, cylinder, box, plane, revolved or mesh, got cone"},
     // Revolved (signed distance) shapes: the profile's points, the padding, the resolution.
     {"RevolvedWithoutProfile",
      withBody("  - {name: b, mass: 1, shapes: [{type: revolved, padding: 0.002}]}\n"),
@@ -397,8 +397,8 @@ const std::vector<ErrorCase> kCases = {
      "bodies[2].density", "expected either mass or density, not both"},
     {"PlaneOnDynamicBody", withBody("  - {name: b, mass: 1, shapes: [{type: plane}]}\n"),
      "bodies[2].shapes[0].type",
-     "expected a bounded shape (sphere, capsule, cylinder, box or revolved) on a dynamic body, "
-     "got plane"},
+     "expected a bounded shape (sphere, capsule, cylinder, box, revolved or mesh) on a dynamic "
+     "body, got plane"},
     {"OffsetFirstShapeWithoutInertia",
      withBody("  - {name: b, mass: 1, shapes: [{type: sphere, radius: 1, position: [0, 0, "
               "1]}]}\n"),

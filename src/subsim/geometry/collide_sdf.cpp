@@ -30,6 +30,14 @@ constexpr double kSameNormal = 0.9;
 // contacts, 20 problems): 10 %, 191; 3 (73 contacts, 20 problems): 0 %, 89.  The stack stays
 // stacked with 3 under SubADMM, CANAL and PGS.
 constexpr double kClusterSpacing = 3.0;
+// ... but at most a sixth of the shape's largest extent, so that a coarse mesh (a box's twelve
+// triangles) keeps its corners apart (the dishes' radius is the mean-edge one).
+constexpr double kClusterFraction = 1.0 / 6.0;
+
+double clusterRadius(const SignedDistanceShape& s) {
+  const double extent = (s.bounds().upper - s.bounds().lower).maxCoeff();
+  return std::min(kClusterSpacing * s.meanEdge(), kClusterFraction * extent);
+}
 
 /// The field's signed distance at `x` in the field shape's own frame (closestOnShape at the
 /// identity pose: the pair's relative pose is applied once per point, not twice).
@@ -190,13 +198,13 @@ void collideSignedDistance(const Shape& a, const Pose& pose_a, const Shape& b, c
   double radius = 0.0;
   if (a_field) {
     searchTriangles(a, pose_a, b, pose_b, margin, false, candidates);
-    radius = std::max(radius, a.field->meanEdge());
+    radius = std::max(radius, clusterRadius(*a.field));
   }
   if (b_field) {
     searchTriangles(b, pose_b, a, pose_a, margin, true, candidates);
-    radius = std::max(radius, b.field->meanEdge());
+    radius = std::max(radius, clusterRadius(*b.field));
   }
-  cluster(candidates, kClusterSpacing * radius, cap, out);
+  cluster(candidates, radius, cap, out);
 }
 
 }  // namespace subsim

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "subsim/geometry/narrow_phase_pairs.hpp"
+#include "subsim/geometry/triangle_surface.hpp"
 
 namespace subsim {
 namespace {
@@ -20,45 +21,6 @@ using Kind = DeformableContactKind;
 // deformation makes "flat" edges of a surface slightly concave (no cone at all) or convex at
 // random; edges that are concave by less than this still count as flat.
 constexpr double kConeTolerance = 0.05;
-
-// Closest point of triangle (a, b, c) to p (Ericson, Real-Time Collision Detection 5.1.5), with
-// its barycentric weights and Voronoi region: 0 inside, 1 + k on edge k (corners k, k+1), 4 + k
-// at corner k.
-struct TriangleClosest {
-  Vec3 point = Vec3::Zero();
-  Vec3 weights = Vec3::Zero();
-  int region = 0;
-};
-
-TriangleClosest closestOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
-  const Vec3 ab = b - a, ac = c - a, ap = p - a;
-  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
-  if (d1 <= 0.0 && d2 <= 0.0) return {a, Vec3(1, 0, 0), 4};
-  const Vec3 bp = p - b;
-  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
-  if (d3 >= 0.0 && d4 <= d3) return {b, Vec3(0, 1, 0), 5};
-  const double vc = d1 * d4 - d3 * d2;
-  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
-    const double v = d1 / (d1 - d3);
-    return {a + v * ab, Vec3(1.0 - v, v, 0.0), 1};
-  }
-  const Vec3 cp = p - c;
-  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
-  if (d6 >= 0.0 && d5 <= d6) return {c, Vec3(0, 0, 1), 6};
-  const double vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
-    const double w = d2 / (d2 - d6);
-    return {a + w * ac, Vec3(1.0 - w, 0.0, w), 3};
-  }
-  const double va = d3 * d6 - d5 * d4;
-  if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) {
-    const double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-    return {b + w * (c - b), Vec3(0.0, 1.0 - w, w), 2};
-  }
-  const double denom = 1.0 / (va + vb + vc);
-  const double v = vb * denom, w = vc * denom;
-  return {a + v * ab + w * ac, Vec3(1.0 - v - w, v, w), 0};
-}
 
 Aabb pointBox(const Vec3& p, double reach) {
   return Aabb{p, p}.grown(reach);

@@ -21,6 +21,16 @@ struct SolidMassProperties {
   Mat3 inertia_per_mass = Mat3::Zero();
 };
 
+/// Closest point of triangle (a, b, c) to p (Ericson, Real-Time Collision Detection 5.1.5), with
+/// its barycentric weights and Voronoi region: 0 inside, 1 + k on edge k (corners k, k+1), 4 + k
+/// at corner k.
+struct TriangleClosest {
+  Vec3 point = Vec3::Zero();
+  Vec3 weights = Vec3::Zero();
+  int region = 0;
+};
+TriangleClosest closestOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c);
+
 /// By the divergence theorem over the triangles (a signed tetrahedron from the origin per
 /// triangle), exact for the polyhedron.  A surface wound inward gives a negative volume.
 SolidMassProperties solidMassProperties(const TriangleSurface& surface);

@@ -4,12 +4,16 @@
 #include <Eigen/Eigenvalues>
 
 #include <cmath>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
+#include "subsim/geometry/mesh_grid_shape.hpp"
 #include "subsim/geometry/revolved_profile_shape.hpp"
+#include "subsim/io/shown_text.hpp"
+#include "subsim/io/surface_mesh_files.hpp"
 
 namespace subsim::scene {
 
@@ -104,9 +108,10 @@ ParsedShape SceneBuilder::parseShape(const Node& node, const std::string& path,
                                      BodyKind kind) const {
   const Fields f(r_, node, path, "a map describing a shape");
   const Node& type_node =
-      f.required("type", "a shape type: sphere, capsule, cylinder, box, plane or revolved");
-  const std::string type = r_.text(
-      type_node, f.at("type"), "a shape type: sphere, capsule, cylinder, box, plane or revolved");
+      f.required("type", "a shape type: sphere, capsule, cylinder, box, plane, revolved or mesh");
+  const std::string type =
+      r_.text(type_node, f.at("type"),
+              "a shape type: sphere, capsule, cylinder, box, plane, revolved or mesh");
   ParsedShape s;
   Keys allowed{"type", "mu", "position", "orientation", "group", "mask"};
   if (type == "sphere") {
@@ -132,18 +137,22 @@ ParsedShape SceneBuilder::parseShape(const Node& node, const std::string& path,
     for (const char* key : {"profile", "padding", "segments", "max_edge"}) allowed.push_back(key);
     f.allowOnly(allowed, " for a revolved shape");
     s.shape = Shape::signedDistance(revolvedShape(f));
+  } else if (type == "mesh") {
+    for (const char* key : {"file", "cell", "scale"}) allowed.push_back(key);
+    f.allowOnly(allowed, " for a mesh shape");
+    s.shape = Shape::signedDistance(meshShape(f));
   } else if (type == "plane") {
     if (kind == BodyKind::Dynamic)
       r_.fail(f.at("type"),
-              "expected a bounded shape (sphere, capsule, cylinder, box or revolved) on a dynamic "
-              "body, "
+              "expected a bounded shape (sphere, capsule, cylinder, box, revolved or mesh) on a "
+              "dynamic body, "
               "got plane: a plane is unbounded and may only belong to a static or kinematic body",
               &type_node);
     f.allowOnly(allowed, " for a plane shape");
     s.shape = Shape::plane();
   } else {
-    r_.expected(f.at("type"), "a shape type: sphere, capsule, cylinder, box, plane or revolved",
-                type_node);
+    r_.expected(f.at("type"),
+                "a shape type: sphere, capsule, cylinder, box, plane, revolved or mesh", type_node);
   }
   if (const Node* n = f.get("mu"))
     s.mu = r_.number(*n, f.at("mu"), "a non-negative friction coefficient", Range::NonNegative);
@@ -190,6 +199,39 @@ std::shared_ptr<const SignedDistanceShape> SceneBuilder::revolvedShape(const Fie
             "expected a valid revolved profile: " +
                 (colon == std::string::npos ? message : message.substr(colon + 2)),
             f.get(key));
+  }
+}
+
+std::shared_ptr<const SignedDistanceShape> SceneBuilder::meshShape(const Fields& f) const {
+  const std::string what = "a Wavefront OBJ file of a closed surface";
+  const Node& file_node = f.required("file", what + ", relative to the scene file");
+  const std::string name = r_.text(file_node, f.at("file"), what);
+  std::filesystem::path file(name);
+  if (file.is_relative()) file = std::filesystem::path(r_.source()).parent_path() / file;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec))
+    r_.fail(f.at("file"),
+            "expected " + what + " relative to the scene file, got " + shown(name) +
+                (std::filesystem::exists(file, ec) ? ": " + file.string() + " is not a file"
+                                                   : ": no such file " + file.string()),
+            &file_node);
+  const double cell = r_.number(f.required("cell", "the signed distance grid's spacing in m"),
+                                f.at("cell"), "a positive grid spacing in m", Range::Positive);
+  double scale = 1.0;
+  if (const Node* n = f.get("scale"))
+    scale =
+        r_.number(*n, f.at("scale"), "a positive factor (the file's unit in m)", Range::Positive);
+  try {
+    return std::make_shared<MeshGridShape>(loadSurfaceMesh(file.string(), scale), cell);
+  } catch (const std::runtime_error& e) {
+    r_.fail(f.at("file"), std::string("expected ") + what + ": " + e.what(), &file_node);
+  } catch (const std::invalid_argument& e) {
+    // The shape names its parameter first ("surface: ...", "cell: ...").
+    const std::string message = e.what();
+    const bool cell_error = message.rfind("cell: ", 0) == 0;
+    r_.fail(cell_error ? f.at("cell") : f.at("file"),
+            "expected a closed mesh the grid can sample: " + message,
+            cell_error ? f.get("cell") : &file_node);
   }
 }
 

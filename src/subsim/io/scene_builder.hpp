@@ -46,6 +46,7 @@ class SceneBuilder {
   ParsedShape parseShape(const Node& node, const std::string& path, BodyKind kind) const;
   double radius(const Fields& f) const;
   std::shared_ptr<const SignedDistanceShape> revolvedShape(const Fields& f) const;
+  std::shared_ptr<const SignedDistanceShape> meshShape(const Fields& f) const;
   void massProperties(const Fields& f, std::vector<ParsedShape>& shapes, Body& body) const;
   Mat3 parseInertia(const Node& n, const std::string& path) const;
   void parseTrajectory(const Node& node, const Fields& body, KinematicTrajectory& t) const;
