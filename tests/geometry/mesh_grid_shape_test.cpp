@@ -53,19 +53,25 @@ TEST(MeshGridShape, GridFieldFollowsTheExactFieldAndItsNormal) {
   const RevolvedProfileShape dish({{0, 0}, {0.04, 0}, {0.08, 0.05}}, 0.004, 16, 0.02);
   const double cell = 0.004;
   const MeshGridShape mesh(dish.surface(), cell);
+  // The exact field's gradient: away from the nearest surface point, outward.
   const auto exactGradient = [&](const Vec3& p) {
-    Vec3 fd;
-    for (int i = 0; i < 3; ++i) {
-      const Vec3 e = Vec3::Unit(i) * 1e-6;
-      fd[i] = (MeshGridShape::exactDistance(dish.surface(), p + e) -
-               MeshGridShape::exactDistance(dish.surface(), p - e)) /
-              2e-6;
+    const TriangleSurface& t = dish.surface();
+    Vec3 nearest = p;
+    double best = 1e300;
+    for (const auto& tri : t.triangles) {
+      const Vec3 c =
+          closestOnTriangle(p, t.vertices[tri[0]], t.vertices[tri[1]], t.vertices[tri[2]]).point;
+      if ((p - c).squaredNorm() < best) {
+        best = (p - c).squaredNorm();
+        nearest = c;
+      }
     }
-    return fd;
+    const double sign = MeshGridShape::exactDistance(t, p) < 0.0 ? -1.0 : 1.0;
+    return Vec3(sign * (p - nearest).normalized());
   };
   std::mt19937 rng(4);
   int compared = 0;
-  for (int k = 0; k < 300; ++k) {
+  for (int k = 0; k < 200; ++k) {
     const Vec3 p(uniform(rng, -0.09, 0.09), uniform(rng, -0.09, 0.09), uniform(rng, -0.015, 0.065));
     const double exact = MeshGridShape::exactDistance(dish.surface(), p);
     Vec3 g;
@@ -83,7 +89,7 @@ TEST(MeshGridShape, GridFieldFollowsTheExactFieldAndItsNormal) {
     EXPECT_GT(g.dot(n), std::cos(0.35)) << p.transpose();
     ++compared;
   }
-  EXPECT_GT(compared, 100);
+  EXPECT_GT(compared, 60);
   // Beyond the grid: the distance to it added, pointing away.
   Vec3 g, unused;
   const double far = mesh.distance(Vec3(1.0, 0, 0.02), g);

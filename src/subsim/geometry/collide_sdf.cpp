@@ -61,16 +61,18 @@ void searchTriangles(const Shape& mesh, const Pose& mesh_pose, const Shape& fiel
   const Vec3 t = field_pose.orientation.conjugate() * (mesh_pose.position - field_pose.position);
   const Mat3 to_world = field_pose.orientation.toRotationMatrix();
   const int triangles = static_cast<int>(surface.triangles.size());
+  // With slope at most L, a chunk (then a triangle) whose bounding sphere's centre is more than
+  // margin + L radius away has no point within the margin.
+  const double L = field.type == ShapeType::SignedDistance ? field.field->lipschitz() : 1.0;
   Vec3 gradient;
   for (int c = 0; c < m.chunkCount(); ++c) {
-    // The field is 1-Lipschitz: a chunk (then a triangle) whose bounding sphere lies beyond the
-    // margin has no point within it.
     const SignedDistanceShape::Sphere& chunk = m.chunkSphere(c);
-    if (fieldDistance(field, R * chunk.centre + t, gradient) - chunk.radius >= margin) continue;
+    if (fieldDistance(field, R * chunk.centre + t, gradient) - L * chunk.radius >= margin) continue;
     const int end = std::min(triangles, (c + 1) * SignedDistanceShape::kChunk);
     for (int k = c * SignedDistanceShape::kChunk; k < end; ++k) {
       const SignedDistanceShape::Sphere& bound = m.triangleSphere(k);
-      if (fieldDistance(field, R * bound.centre + t, gradient) - bound.radius >= margin) continue;
+      if (fieldDistance(field, R * bound.centre + t, gradient) - L * bound.radius >= margin)
+        continue;
       const auto& tri = surface.triangles[static_cast<std::size_t>(k)];
       Vec3 point;
       const double gap = frankWolfeTriangle(

@@ -21,6 +21,9 @@ class MeshGridShape final : public SignedDistanceShape {
 
   std::string kind() const override { return "mesh"; }
   double distance(const Vec3& p, Vec3& gradient) const override;
+  /// Each partial derivative of the trilinear interpolant blends node differences of at most a
+  /// cell per cell: the slope is at most sqrt(3).
+  double lipschitz() const override { return 1.7320508075688772; }
 
   /// The exact signed distance of `p` to `surface` (brute force over its triangles; the sign
   /// from the generalized winding number): what the grid samples, exposed for tests.

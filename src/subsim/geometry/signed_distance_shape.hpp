@@ -21,6 +21,9 @@ class SignedDistanceShape {
   /// (unit, the outward normal of the nearest surface point; some unit vector where the nearest
   /// point is not unique).
   virtual double distance(const Vec3& p, Vec3& gradient) const = 0;
+  /// A bound on the field's slope, for culling: 1 for an exact distance; more for an
+  /// interpolated one.
+  virtual double lipschitz() const { return 1.0; }
 
   const TriangleSurface& surface() const { return surface_; }
   /// Bounding box of the surface in the shape frame.
