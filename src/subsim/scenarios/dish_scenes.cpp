@@ -13,7 +13,7 @@ namespace subsim {
 
 namespace {
 
-// The paper's O-A-B profiles (eq. 45) in m; the pot has a vertical wall (one more point).
+// The paper's O-A-B profiles (eq. 45) in m: a bowl, a plate, and a pot with a near-vertical wall.
 std::shared_ptr<const SignedDistanceShape> dish(const std::vector<Vec2>& profile, double padding,
                                                 int segments) {
   return std::make_shared<RevolvedProfileShape>(profile, padding, segments, 0.01);
