@@ -76,15 +76,13 @@ MeshGridShape::MeshGridShape(TriangleSurface surface, double cell) : cell_(cell)
   checkClosed(surface);
   if (!(cell > 0.0) || !std::isfinite(cell))
     throw std::invalid_argument("cell: expected a positive grid spacing in m");
-  if (!(solidMassProperties(surface).volume > 0.0))
+  // The base computes the bounds and the mass properties the grid and the checks need.
+  setSurface(std::move(surface), 2.0 * cell);
+  if (!(massProperties().volume > 0.0))
     throw std::invalid_argument(
         "surface: it encloses no volume with its triangles wound outward (counter-clockwise "
         "seen from outside): reverse them");
-  Aabb box;
-  for (const Vec3& v : surface.vertices) {
-    box.lower = box.lower.cwiseMin(v);
-    box.upper = box.upper.cwiseMax(v);
-  }
+  const Aabb& box = bounds();
   origin_ = box.lower - Vec3::Constant(kPadCells * cell);
   double total = 1.0;
   for (int a = 0; a < 3; ++a) {
@@ -102,9 +100,7 @@ MeshGridShape::MeshGridShape(TriangleSurface surface, double cell) : cell_(cell)
     for (int j = 0; j < nodes_[1]; ++j)
       for (int i = 0; i < nodes_[0]; ++i)
         values_[static_cast<std::size_t>((k * nodes_[1] + j) * nodes_[0] + i)] =
-            exactDistance(surface, origin_ + cell * Vec3(i, j, k));
-  // The grid resolves features down to a cell: the thinnest the penetration limit may assume.
-  setSurface(std::move(surface), 2.0 * cell);
+            exactDistance(this->surface(), origin_ + cell * Vec3(i, j, k));
 }
 
 double MeshGridShape::distance(const Vec3& p, Vec3& gradient) const {
