@@ -104,6 +104,32 @@ TEST(Assembler, RigidBodyBlockIsMassOverOneMinusThetaAndMomentumPlusImpulse) {
   EXPECT_LT((A - A.transpose()).norm(), kTol * A.norm());
 }
 
+// The model's constant wrench (Body::applied_force, applied_torque) enters exactly as a
+// controller's does: the same problem either way, and both add up.
+TEST(Assembler, AppliedWrenchIsTheSameImpulseAsAControllersForce) {
+  BoxOnPlane with_wrench;
+  with_wrench.model.bodies[with_wrench.box].applied_force = Vec3(1.0, 2.0, 3.0);
+  with_wrench.model.bodies[with_wrench.box].applied_torque = Vec3(-0.1, 0.2, 0.3);
+  const BoxOnPlane plain;
+  BodyForces forces;
+  forces.reset(2);
+  forces.force[plain.box] = Vec3(1.0, 2.0, 3.0);
+  forces.torque[plain.box] = Vec3(-0.1, 0.2, 0.3);
+  const VecX b_model = with_wrench.assemble({}).bBlock(0);
+  const VecX b_controller = plain.assemble({}, &forces).bBlock(0);
+  EXPECT_LT((b_model - b_controller).norm(), kTol * b_model.norm());
+  const VecX b_both = with_wrench.assemble({}, &forces).bBlock(0);
+  const VecX b_none = plain.assemble({}).bBlock(0);
+  EXPECT_LT((b_both - b_none - 2.0 * (b_controller - b_none)).norm(), kTol * b_both.norm());
+  // Only on a dynamic body.
+  Model m = plain.model;
+  m.bodies[0].applied_torque = Vec3(0, 0, 1);
+  EXPECT_THROW(m.validate(), std::invalid_argument);
+  m.bodies[0].applied_torque = Vec3::Zero();
+  m.bodies[plain.box].applied_force = Vec3(0, std::nan(""), 0);
+  EXPECT_THROW(m.validate(), std::invalid_argument);
+}
+
 TEST(Assembler, ContactRowsAreTheRelativeVelocityAlongNormalAndTangents) {
   const BoxOnPlane s;
   const Vec3 point(0.12, -0.17, 0.0);

@@ -344,6 +344,12 @@ const std::vector<ErrorCase> kCases = {
      "bodies[2].substructure", "expected a substructure name"},
     {"SubstructureOnAStaticBody", withBody("  - {name: b, type: static, substructure: truck}\n"),
      "bodies[2].substructure", "unknown key for a static body"},
+    {"TorqueNotAVector",
+     withBody("  - {name: b, mass: 1, torque: [0, 0, strong], shapes: [{type: sphere, "
+              "radius: 0.1}]}\n"),
+     "bodies[2].torque[2]", "expected a number in N m, got strong"},
+    {"ForceOnAStaticBody", withBody("  - {name: b, type: static, force: [0, 0, 1]}\n"),
+     "bodies[2].force", "unknown key for a static body"},
     {"UnknownJointType", scene("joints: [{type: slider, a: ball, b: world, anchor: [0, 0, 0]}]"),
      "joints[0].type", "expected a joint type: ball, universal, hinge or weld, got slider"},
     {"UnknownTrajectoryType",

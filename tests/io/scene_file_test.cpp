@@ -152,6 +152,8 @@ bodies:
     inertia: [[1, 0.1, 0], [0.1, 2, 0], [0, 0, 3]]
     velocity: [1, 0, 0]
     angular_velocity: [0, 0, 4]
+    force: [0, 0, 5]
+    torque: [0.5, 0, 0]
     position: [0, 0, 1]
     substructure: manipulator
     shapes:
@@ -202,6 +204,9 @@ friction:
   EXPECT_DOUBLE_EQ(arm.inertia(2, 2), 3);
   EXPECT_EQ(arm.initial_linear_velocity, Vec3(1, 0, 0));
   EXPECT_EQ(arm.initial_angular_velocity, Vec3(0, 0, 4));
+  EXPECT_EQ(arm.applied_force, Vec3(0, 0, 5));
+  EXPECT_EQ(arm.applied_torque, Vec3(0.5, 0, 0));
+  EXPECT_EQ(bodyNamed(m, "hand").applied_torque, Vec3::Zero());
   const BodyShape& cylinder = m.shapes[2];
   EXPECT_EQ(cylinder.shape.type, ShapeType::Cylinder);
   EXPECT_DOUBLE_EQ(cylinder.shape.half_length, 0.25);

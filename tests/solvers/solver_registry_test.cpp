@@ -45,7 +45,8 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
     // on the full beam's 370-DOF pieces alone takes minutes). The LCP solvers factor their dense
     // step matrix whole (Lemke 1.5 s a step on stir's 630 variables): 8 spheres there, and 8 wound
     // cable links (PATH: 60 s at 32).  The dish stack: a bowl pair at 16 triangles round (one
-    // bowl on the floor for the LCP solvers).
+    // bowl on the floor for the LCP solvers); the bolt and nut at 48 columns a turn (the fewest
+    // its clearance allows is 35).
     const std::string spheres = dense_lcp ? ":spheres=8" : ":spheres=27";
     const std::string spec =
         s.name == "granular" || s.name == "stir" ? s.name + spheres
@@ -58,7 +59,8 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
         : s.name == "beam"        ? "beam:cells=6,pieces=2,across=2"
         : s.name == "dishstack"
             ? (dense_lcp ? "dishstack:pieces=1,segments=8" : "dishstack:pieces=2,segments=16")
-            : s.name;
+        : s.name == "boltnut" ? "boltnut:segments=48"
+                              : s.name;
     // 60 iterations, except on the stiff wound cable, at its scene's 200 (APGD lets the chain
     // sink into the floor at 60).
     const int iterations = s.name == "cablewind" ? s.default_iterations : 60;
@@ -79,12 +81,14 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
       // Projected Jacobi and FBIC fail on the dish stack, whose two bowls touch through about a
       // hundred parallel contacts: Jacobi sums each contact's correction as if it were alone
       // (PJ: the bowl flies off); FBIC's alternation between the groups and the interface does
-      // not settle within its k_max (the bowl sinks 5 mm into the floor).
+      // not settle within its k_max (the bowl sinks 5 mm into the floor).  The two Jacobi
+      // methods blow the nut off its bolt the same way (about 60 contacts on one body).
       EXPECT_TRUE(name == "ssn" || name == "tr-dogleg" ||
                   ((name == "pj" || name == "lcp-pj" || name == "lcp-fp") &&
                    (s.name == "beam" || s.name == "softball" || s.name == "softgripper" ||
                     s.name == "cablewind")) ||
-                  ((name == "pj" || name == "fbic") && s.name == "dishstack"))
+                  ((name == "pj" || name == "fbic") && s.name == "dishstack") ||
+                  ((name == "pj" || name == "lcp-pj") && s.name == "boltnut"))
           << name << " on " << spec << ": " << r.divergence;
       EXPECT_FALSE(r.divergence.empty());
       EXPECT_THROW(w.step(), std::logic_error);

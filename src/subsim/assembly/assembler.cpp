@@ -101,12 +101,16 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
       v.segment<3>(o + 3) = state.angular_velocity[body];
       A.block<3, 3>(o, o) = g * B.mass * Mat3::Identity();
       A.block<3, 3>(o + 3, o + 3) = g * I_world;
-      const Vec3 f = B.mass * model.gravity + forces.force[body];
+      Vec3 f = B.mass * model.gravity + forces.force[body];
+      Vec3 torque = forces.torque[body];
+      // (Added only when set, so that a scene without one keeps its bits.)
+      if (!B.applied_force.isZero()) f += B.applied_force;
+      if (!B.applied_torque.isZero()) torque += B.applied_torque;
       b.segment<3>(o) = g * B.mass * state.linear_velocity[body] + h * f;
       // The gyroscopic impulse I_k (w' - w_k) (model/integrator.hpp) beside the torque's.
       const Vec3& w = state.angular_velocity[body];
       const Vec3 w_free = gyroscopicEndVelocity(B, state.pose[body].orientation, w, h);
-      b.segment<3>(o + 3) = g * I_world * w + I_world * (w_free - w) + h * forces.torque[body];
+      b.segment<3>(o + 3) = g * I_world * w + I_world * (w_free - w) + h * torque;
     }
   }
 

@@ -197,12 +197,19 @@ void collideSignedDistance(const Shape& a, const Pose& pose_a, const Shape& b, c
     out.push_back(p);
     return;
   }
+  // Two fields: each shape's triangles in the other's field, unless one field does not serve
+  // (SignedDistanceShape::servesAsField), when the other alone does.
+  bool search_a = a_field, search_b = b_field;
+  if (a_field && b_field && a.field->servesAsField() != b.field->servesAsField()) {
+    search_a = b.field->servesAsField();
+    search_b = a.field->servesAsField();
+  }
   double radius = 0.0;
-  if (a_field) {
+  if (search_a) {
     searchTriangles(a, pose_a, b, pose_b, margin, false, candidates);
     radius = std::max(radius, clusterRadius(*a.field));
   }
-  if (b_field) {
+  if (search_b) {
     searchTriangles(b, pose_b, a, pose_a, margin, true, candidates);
     radius = std::max(radius, clusterRadius(*b.field));
   }

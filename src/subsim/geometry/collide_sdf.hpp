@@ -3,8 +3,8 @@
 // VII-A): for every triangle of one shape's surface, Frank-Wolfe finds the point of the triangle
 // deepest in the other shape's distance field; those below the margin are contacts, clustered
 // when there are more than a cap (the paper's 120).  A pair of two such shapes is searched both
-// ways; an analytic shape is the field side, its own distance function serving; a sphere against
-// a field is exact (one point).
+// ways (or one way, where one field does not serve: servesAsField); an analytic shape is the field
+// side, its own distance function serving; a sphere against a field is exact (one point).
 #include <vector>
 
 #include "subsim/geometry/contact_point.hpp"

@@ -10,8 +10,6 @@
 
 namespace subsim {
 
-using Vec2 = Eigen::Vector2d;
-
 class RevolvedProfileShape final : public SignedDistanceShape {
  public:
   /// `profile`: (r, z) points in m, the first on the axis (r = 0) and the second at its height

@@ -24,6 +24,10 @@ class SignedDistanceShape {
   /// A bound on the field's slope, for culling: 1 for an exact distance; more for an
   /// interpolated one.
   virtual double lipschitz() const { return 1.0; }
+  /// Whether another signed distance shape's triangles are searched in this field (Frank-Wolfe,
+  /// collide_sdf.hpp): false where the field is a distance only near part of the surface, so
+  /// that the partner's field serves alone (a nut: see HelicalThreadShape).
+  virtual bool servesAsField() const { return true; }
 
   const TriangleSurface& surface() const { return surface_; }
   /// Bounding box of the surface in the shape frame.

@@ -1,5 +1,10 @@
 #include "subsim/geometry/triangle_surface.hpp"
 
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
 namespace subsim {
 
 TriangleClosest closestOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
@@ -58,6 +63,32 @@ SolidMassProperties solidMassProperties(const TriangleSurface& surface) {
   const Mat3 s = second / volume - p.centroid * p.centroid.transpose();
   p.inertia_per_mass = Mat3::Identity() * s.trace() - s;
   return p;
+}
+
+void requireClosedSurface(const TriangleSurface& s) {
+  if (s.triangles.empty()) throw std::invalid_argument("surface: expected triangles, got none");
+  const int nv = static_cast<int>(s.vertices.size());
+  for (const Vec3& v : s.vertices)
+    if (!v.allFinite()) throw std::invalid_argument("surface: a vertex is not finite");
+  // Each directed edge once, and its reverse once: closed and consistently wound.
+  std::map<std::pair<int, int>, int> directed;
+  for (std::size_t t = 0; t < s.triangles.size(); ++t) {
+    const auto& tri = s.triangles[t];
+    for (int i = 0; i < 3; ++i) {
+      if (tri[i] < 0 || tri[i] >= nv)
+        throw std::invalid_argument("surface: triangle " + std::to_string(t) + " names vertex " +
+                                    std::to_string(tri[i]) + " of " + std::to_string(nv));
+      ++directed[{tri[i], tri[(i + 1) % 3]}];
+    }
+  }
+  for (const auto& [edge, count] : directed) {
+    const auto reverse = directed.find({edge.second, edge.first});
+    if (count != 1 || reverse == directed.end() || reverse->second != 1)
+      throw std::invalid_argument("surface: edge (" + std::to_string(edge.first) + ", " +
+                                  std::to_string(edge.second) +
+                                  ") is not shared by exactly two consistently wound triangles: "
+                                  "expected a closed surface");
+  }
 }
 
 }  // namespace subsim

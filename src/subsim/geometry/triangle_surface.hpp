@@ -35,4 +35,9 @@ TriangleClosest closestOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, c
 /// triangle), exact for the polyhedron.  A surface wound inward gives a negative volume.
 SolidMassProperties solidMassProperties(const TriangleSurface& surface);
 
+/// std::invalid_argument ("surface: ...") unless every vertex is finite, every triangle names
+/// vertices of the surface, and every edge is shared by exactly two triangles wound consistently
+/// (a closed, oriented surface).
+void requireClosedSurface(const TriangleSurface& surface);
+
 }  // namespace subsim

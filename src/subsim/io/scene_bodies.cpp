@@ -48,7 +48,7 @@ void SceneBuilder::parseBody(const Node& node, const std::string& path, Model& m
   switch (body.kind) {
     case BodyKind::Dynamic:
       f.allowOnly({"name", "type", "position", "orientation", "shapes", "mass", "density",
-                   "inertia", "velocity", "angular_velocity", "substructure"},
+                   "inertia", "velocity", "angular_velocity", "force", "torque", "substructure"},
                   " for a dynamic body");
       break;
     case BodyKind::Static:
@@ -70,6 +70,8 @@ void SceneBuilder::parseBody(const Node& node, const std::string& path, Model& m
     body.initial_linear_velocity = r_.vec3(*n, f.at("velocity"), "m/s");
   if (const Node* n = f.get("angular_velocity"))
     body.initial_angular_velocity = r_.vec3(*n, f.at("angular_velocity"), "rad/s");
+  if (const Node* n = f.get("force")) body.applied_force = r_.vec3(*n, f.at("force"), "N");
+  if (const Node* n = f.get("torque")) body.applied_torque = r_.vec3(*n, f.at("torque"), "N m");
   if (const Node* n = f.get("substructure")) {
     // Bodies naming the same substructure share one group of the semantic partition.
     const std::string label = r_.text(*n, f.at("substructure"), "a substructure name");

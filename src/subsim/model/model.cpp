@@ -180,6 +180,12 @@ void Model::validate() const {
       fail(at("bodies", i, "velocity"), "expected three finite numbers");
     if (!finite(b.initial_angular_velocity))
       fail(at("bodies", i, "angular_velocity"), "expected three finite numbers");
+    if (!finite(b.applied_force)) fail(at("bodies", i, "force"), "expected three finite numbers");
+    if (!finite(b.applied_torque)) fail(at("bodies", i, "torque"), "expected three finite numbers");
+    if (b.kind != BodyKind::Dynamic && !(b.applied_force.isZero() && b.applied_torque.isZero()))
+      fail(at("bodies", i, "force"),
+           "expected no applied force or torque on a body that is not dynamic (" +
+               std::string(bodyKindName(b.kind)) + ")");
     if (b.substructure < -1)
       fail(at("bodies", i, "substructure"), "expected a substructure index >= 0, or -1 for none");
   }

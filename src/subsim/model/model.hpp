@@ -28,8 +28,13 @@ struct Body {
   Pose initial_pose;                             // of the centre of mass frame
   Vec3 initial_linear_velocity = Vec3::Zero();   // m/s, world
   Vec3 initial_angular_velocity = Vec3::Zero();  // rad/s, world
-  KinematicTrajectory trajectory;                // kinematic bodies
-  std::vector<int> shapes;                       // indices into Model::shapes (filled by addShape)
+  /// A constant external wrench on a dynamic body, beside gravity and a controller's
+  /// (BodyForces): world frame, at the centre of mass, N and N m (a scene's driver: the torque
+  /// that screws the bolt-nut scene's nut).
+  Vec3 applied_force = Vec3::Zero();
+  Vec3 applied_torque = Vec3::Zero();
+  KinematicTrajectory trajectory;  // kinematic bodies
+  std::vector<int> shapes;         // indices into Model::shapes (filled by addShape)
   int robot = -1;  // articulated bodies: the robot (Model::robots) and link they mirror
   int link = -1;
   /// Dynamic bodies with the same non-negative group share one subsystem under the default

@@ -284,6 +284,19 @@ const std::vector<Scenario>& builtinScenarios() {
         {"pieces", 4, 1, 4, true, "how much of the stack: bowl, bowl, plate, pot, bottom up"}},
        1200,
        buildDishStackScene},
+      {"boltnut",
+       "an M48 nut screwed down an upright M48 bolt by a constant torque, ISO thread signed "
+       "distance shapes with Frank-Wolfe contact (AL paper's bolt-nut geometry, no robot, dt "
+       "1/240 s)",
+       {{"torque", -0.05, -10, 10, false,
+         "torque on the nut about the bolt's axis in N m (negative screws it down)"},
+        {"mu", 0.1, 0, 10, false, "friction coefficient"},
+        {"nut_mass", 0.75, 1e-3, 100, false, "mass of the nut in kg"},
+        {"clearance", 1e-4, 1e-5, 1e-3, false,
+         "radial clearance of each thread against the basic profile in m"},
+        {"segments", 96, 16, 512, true, "surface columns per turn of each thread"}},
+       240,
+       buildBoltNutScene},
   };
   return scenarios;
 }
