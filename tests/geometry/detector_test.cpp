@@ -2,12 +2,15 @@
 // pairs, output order and normal orientation, and no allocation once warmed up.
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <numbers>
 #include <random>
 #include <utility>
 #include <vector>
 
 #include "geometry/geometry_test_util.hpp"
 #include "subsim/geometry/collision_detector.hpp"
+#include "subsim/geometry/helical_thread_shape.hpp"
 #include "support/allocation_count.hpp"
 
 namespace subsim {
@@ -144,6 +147,45 @@ TEST(Detectors, FilterIsRespectedAndImmovablePairsSkipped) {
     ASSERT_EQ(out.size(), 2u);
     EXPECT_EQ(out[0].object_b, 2);
     EXPECT_EQ(out[1].object_b, 2);
+  }
+}
+
+// The narrow phase on 1, 2 and 3 threads (across pairs; within a signed distance pair across
+// its triangles): the same points, bit for bit, in the same order.
+TEST(Detectors, SameContactsInTheSameOrderOnAnyThreadCount) {
+  std::mt19937 rng(9);
+  std::vector<CollisionObject> objects = randomScene(rng, 200, true);
+  ThreadSpec bolt_spec;
+  bolt_spec.clearance = 1e-4;
+  ThreadSpec nut_spec = bolt_spec;
+  nut_spec.internal = true;
+  nut_spec.length = 0.03;
+  nut_spec.outer_diameter = 0.072;
+  // The nut turned on the bolt and pressed onto its flanks, far from the random shapes.
+  const Vec3 away(0, 0, -10);
+  objects.push_back(
+      CollisionObject{Shape::signedDistance(std::make_shared<HelicalThreadShape>(bolt_spec)),
+                      makePose(away), 5e-4, false});
+  objects.push_back(CollisionObject{
+      Shape::signedDistance(std::make_shared<HelicalThreadShape>(nut_spec)),
+      makePose(away + Vec3(0, 0, 0.04 + 0.005 * 0.7 / (2 * std::numbers::pi) - 1e-4),
+               Quat(Eigen::AngleAxisd(0.7, Vec3::UnitZ()))),
+      5e-4, true});
+  const PairFilter all = [](int, int) { return true; };
+  for (const auto& detector : {makeSweepAndPruneDetector(), makeBruteForceDetector()}) {
+    std::vector<ContactPoint> one;
+    detector->detect(objects, all, one);
+    EXPECT_EQ(detector->threads(), 1);
+    int thread_contacts = 0;
+    for (const ContactPoint& c : one)
+      thread_contacts += c.object_a == static_cast<int>(objects.size()) - 2;
+    EXPECT_GT(thread_contacts, 20) << detector->name();
+    for (int threads : {2, 3}) {
+      detector->setThreads(threads);
+      std::vector<ContactPoint> many;
+      detector->detect(objects, all, many);
+      EXPECT_TRUE(samePoints(one, many)) << detector->name() << " on " << threads << " threads";
+    }
   }
 }
 

@@ -22,7 +22,7 @@ class BruteForceDetector final : public CollisionDetector {
           continue;
         }
         if (filter && !filter(a, b)) continue;
-        detail::appendPairContacts(objects, a, b, manifold_, out);
+        detail::appendPairContacts(objects, a, b, manifold_, out, threads_);
       }
     }
   }

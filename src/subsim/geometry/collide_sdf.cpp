@@ -1,5 +1,7 @@
 #include "subsim/geometry/collide_sdf.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cstdint>
 
@@ -25,7 +27,7 @@ constexpr double kSameNormal = 0.9;
 // The clustering radius starts at this many mean triangle edges.  Nearly parallel contacts a
 // triangle apart make the Delassus operator nearly singular on the contact set, which stalls
 // the AL outer loop shared by CANAL, SSN and the dogleg (also without friction).  Measured on the
-// dish-stack single-step problems (examples/python/dish_single_step.py), CANAL to 1e-10: factor
+// dish-stack single-step problems (examples/python/single_step_study.py), CANAL to 1e-10: factor
 // 1 (215 contacts, 100 problems): 43 % failures, 233 Newton iterations on average; 2 (143
 // contacts, 20 problems): 10 %, 191; 3 (73 contacts, 20 problems): 0 %, 89.  The stack stays
 // stacked with 3 under SubADMM, CANAL and PGS.
@@ -50,9 +52,11 @@ double fieldDistance(const Shape& field, const Vec3& x, Vec3& gradient) {
 
 /// Frank-Wolfe over the triangles of `mesh` (a signed distance shape at `mesh_pose`) against
 /// `field`: candidates with gap < margin, normals from the field's shape towards the mesh's,
-/// flipped when `reverse` (the mesh is pair member b).  The search runs in the field's frame.
+/// flipped when `reverse` (the mesh is pair member b).  The search runs in the field's frame,
+/// chunk by chunk on `threads` threads (the candidates' order then varies, their set does not:
+/// cluster() orders them).
 void searchTriangles(const Shape& mesh, const Pose& mesh_pose, const Shape& field,
-                     const Pose& field_pose, double margin, bool reverse,
+                     const Pose& field_pose, double margin, bool reverse, int threads,
                      std::vector<ManifoldPoint>& out) {
   const SignedDistanceShape& m = *mesh.field;
   const TriangleSurface& surface = m.surface();
@@ -64,10 +68,10 @@ void searchTriangles(const Shape& mesh, const Pose& mesh_pose, const Shape& fiel
   // With slope at most L, a chunk (then a triangle) whose bounding sphere's centre is more than
   // margin + L radius away has no point within the margin.
   const double L = field.type == ShapeType::SignedDistance ? field.field->lipschitz() : 1.0;
-  Vec3 gradient;
-  for (int c = 0; c < m.chunkCount(); ++c) {
+  auto searchChunk = [&](int c, std::vector<ManifoldPoint>& into) {
+    Vec3 gradient;
     const SignedDistanceShape::Sphere& chunk = m.chunkSphere(c);
-    if (fieldDistance(field, R * chunk.centre + t, gradient) - L * chunk.radius >= margin) continue;
+    if (fieldDistance(field, R * chunk.centre + t, gradient) - L * chunk.radius >= margin) return;
     const int end = std::min(triangles, (c + 1) * SignedDistanceShape::kChunk);
     for (int k = c * SignedDistanceShape::kChunk; k < end; ++k) {
       const SignedDistanceShape::Sphere& bound = m.triangleSphere(k);
@@ -87,9 +91,29 @@ void searchTriangles(const Shape& mesh, const Pose& mesh_pose, const Shape& fiel
       p.normal = reverse ? Vec3(-normal) : normal;
       p.gap = gap;
       p.feature = static_cast<std::uint32_t>(k) | (reverse ? kReverseFeature : 0u);
-      out.push_back(p);
+      into.push_back(p);
     }
+  };
+  const int chunks = m.chunkCount();
+  if (threads == 1 || chunks < 2) {
+    for (int c = 0; c < chunks; ++c) searchChunk(c, out);
+    return;
   }
+  // Kept by the calling thread; `buffers` names its copy inside the parallel region (where the
+  // thread_local name would mean each thread's own).
+  thread_local std::vector<std::vector<ManifoldPoint>> per_thread;
+  std::vector<std::vector<ManifoldPoint>>& buffers = per_thread;
+  if (buffers.size() < static_cast<std::size_t>(threads)) buffers.resize(threads);
+  for (int i = 0; i < threads; ++i) buffers[static_cast<std::size_t>(i)].clear();
+#pragma omp parallel num_threads(threads)
+  {
+    std::vector<ManifoldPoint>& mine = buffers[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 4)
+    for (int c = 0; c < chunks; ++c) searchChunk(c, mine);
+  }
+  for (int i = 0; i < threads; ++i)
+    out.insert(out.end(), buffers[static_cast<std::size_t>(i)].begin(),
+               buffers[static_cast<std::size_t>(i)].end());
 }
 
 /// Keeps the deepest candidates at least `radius` apart (or with different normals), doubling
@@ -171,7 +195,8 @@ double frankWolfeTriangle(const Vec3& v0, const Vec3& v1, const Vec3& v2, const 
 }
 
 void collideSignedDistance(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-                           double margin, int cap, std::vector<ManifoldPoint>& out) {
+                           double margin, int cap, std::vector<ManifoldPoint>& out, int threads) {
+  const int team = threads > 0 ? threads : omp_get_max_threads();
   thread_local std::vector<ManifoldPoint> candidates;
   candidates.clear();
   out.clear();
@@ -206,11 +231,11 @@ void collideSignedDistance(const Shape& a, const Pose& pose_a, const Shape& b, c
   }
   double radius = 0.0;
   if (search_a) {
-    searchTriangles(a, pose_a, b, pose_b, margin, false, candidates);
+    searchTriangles(a, pose_a, b, pose_b, margin, false, team, candidates);
     radius = std::max(radius, clusterRadius(*a.field));
   }
   if (search_b) {
-    searchTriangles(b, pose_b, a, pose_a, margin, true, candidates);
+    searchTriangles(b, pose_b, a, pose_a, margin, true, team, candidates);
     radius = std::max(radius, clusterRadius(*b.field));
   }
   cluster(candidates, radius, cap, out);

@@ -17,9 +17,11 @@ inline constexpr int kSignedDistanceContactCap = 120;
 
 /// Contacts of a pair of which at least one shape is ShapeType::SignedDistance (and neither is a
 /// plane against a plane), normals from b towards a, gap < margin, at most `cap` points, in a
-/// deterministic order (deepest first).  `out` is cleared first.
+/// deterministic order (deepest first).  `out` is cleared first.  The triangles are searched on
+/// `threads` OpenMP threads (0: OpenMP's default), with the same result for any count.
 void collideSignedDistance(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-                           double margin, int cap, std::vector<ManifoldPoint>& out);
+                           double margin, int cap, std::vector<ManifoldPoint>& out,
+                           int threads = 1);
 
 /// The deepest point of the triangle (v0, v1, v2) in the field of `field` (any shape type but a
 /// plane's unbounded use is fine too), everything in the field shape's own frame, by Frank-Wolfe

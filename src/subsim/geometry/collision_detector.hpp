@@ -35,6 +35,14 @@ class CollisionDetector {
   /// (object_a, object_b) with object_a < object_b, points in narrow-phase order.
   virtual void detect(const std::vector<CollisionObject>& objects, const PairFilter& filter,
                       std::vector<ContactPoint>& out) = 0;
+  /// OpenMP threads for the narrow phase of signed distance pairs, which search their triangles
+  /// in parallel (0: OpenMP's default).  The points and their order are the same for every
+  /// count.
+  void setThreads(int threads) { threads_ = threads; }
+  int threads() const { return threads_; }
+
+ protected:
+  int threads_ = 1;
 };
 
 /// Sweep-and-prune broad phase along the axis of largest spread, planes tested against all.

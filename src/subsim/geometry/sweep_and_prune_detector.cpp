@@ -77,7 +77,7 @@ class SweepAndPruneDetector final : public CollisionDetector {
     for (const std::uint64_t key : pairs_) {
       const int a = static_cast<int>(key >> 32), b = static_cast<int>(key & 0xffffffffu);
       if (filter && !filter(a, b)) continue;
-      detail::appendPairContacts(objects, a, b, manifold_, out);
+      detail::appendPairContacts(objects, a, b, manifold_, out, threads_);
     }
   }
 

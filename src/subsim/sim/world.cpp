@@ -348,6 +348,9 @@ StepReport World::step() {
     const std::pair<int, int> key(std::min(sa.body, sb.body), std::max(sa.body, sb.body));
     return !std::binary_search(joined_bodies_.begin(), joined_bodies_.end(), key);
   };
+  // The narrow phase runs on the solver's threads (the run's governor may change them between
+  // steps); its points do not depend on them.
+  detector_->setThreads(settings_.solver_settings.threads);
   detector_->detect(objects_, filter, contacts_);
   deepest_ = DeepestContact{};
   for (const ContactPoint& c : contacts_)
