@@ -184,6 +184,10 @@ void bindProblems(py::module_& m) {
       .def_property_readonly("iterations",
                              [](const Solution& s) { return s.solution.stats.iterations; })
       .def_property_readonly(
+          "outer_iterations", [](const Solution& s) { return s.solution.stats.outer_iterations; },
+          "the AL loops of canal, ssn and tr-dogleg (Newton iterations are `iterations`); 0 for "
+          "solvers with one loop")
+      .def_property_readonly(
           "residual", [](const Solution& s) { return s.solution.stats.residual; },
           "the solver's own stopping residual (see residual_name)")
       .def_property_readonly(

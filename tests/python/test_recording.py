@@ -43,6 +43,10 @@ def test_problems_round_trip_and_resolve_with_any_solver(tmp_path):
     # A history has one residual per iteration.
     h = p.solve("pgs", iterations=25, tolerance=0.0, history=True)
     assert len(h.history) == 25 == h.iterations
+    # CANAL's AL loops beside its Newton iterations; a one-loop solver has none.
+    al = p.solve("canal", iterations=25, tolerance=0.0)
+    assert al.iterations == 25 and 1 < al.outer_iterations <= 25
+    assert h.outer_iterations == 0
     # `subsim solve` reads the file Python wrote.
     code, out, err = run_cli("solve", path, "--solvers", "pgs", "--iterations", "50")
     assert code == 0, err

@@ -133,6 +133,7 @@ TEST(Canal, FixedIterationsHistoryAndPenaltyIncrease) {
   EXPECT_EQ(static_cast<int>(sol.stats.residual_history.size()), 25);
   EXPECT_FALSE(sol.stats.converged());  // tolerance 0 never claims convergence
   EXPECT_GT(canal.alLoops(), 1);
+  EXPECT_EQ(sol.stats.outer_iterations, canal.alLoops());  // what Solution.outer_iterations shows
   // Rule (27) raised the penalty above its start, 10 Tr(A) / Tr(J^T J).
   double trace_a = 0.0;
   for (int i = 0; i < p.numSubsystems(); ++i) trace_a += p.A(i).trace();

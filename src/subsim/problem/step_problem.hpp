@@ -369,6 +369,9 @@ inline constexpr int kSolveStatusCount = 5;
 /// What a solver returns besides vhat and lambda.
 struct SolveStats {
   int iterations = 0;
+  /// Iterations of an outer loop around `iterations`: the augmented Lagrangian loops of canal,
+  /// ssn and tr-dogleg (the AL paper counts those); 0 for solvers with one loop.
+  int outer_iterations = 0;
   double residual = 0.0;  // the solver's own stopping residual (see residual_name)
   const char* residual_name = "";
   SolveStatus status = SolveStatus::IterationCap;

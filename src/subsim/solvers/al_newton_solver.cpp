@@ -365,6 +365,7 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
   if (last_step_failed && !(settings.tolerance > 0.0 && best_total < settings.tolerance))
     noteFailure(st, SolveStatus::FactorizationFailed);
   finishStats(sol, iterations, std::isfinite(best_total) ? best_total : total, settings, t0);
+  st.outer_iterations = al_loops_;
 }
 
 }  // namespace subsim
