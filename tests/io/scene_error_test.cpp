@@ -302,7 +302,8 @@ const std::vector<ErrorCase> kCases = {
      "expected a body type: dynamic, static or kinematic, got floating"},
     {"UnknownShapeType", withBody("  - {name: b, mass: 1, shapes: [{type: cone, radius: 1}]}\n"),
      "bodies[2].shapes[0].type",
-     "expected a shape type: sphere, capsule, cylinder, box, plane, revolved or mesh, got cone"},
+     "expected a shape type: sphere, capsule, cylinder, box, plane, revolved, mesh, bolt or nut, "
+     "got cone"},
     // Revolved (signed distance) shapes: the profile's points, the padding, the resolution.
     {"RevolvedWithoutProfile",
      withBody("  - {name: b, mass: 1, shapes: [{type: revolved, padding: 0.002}]}\n"),
@@ -335,6 +336,30 @@ const std::vector<ErrorCase> kCases = {
      withBody("  - {name: b, mass: 1, shapes: [{type: revolved, profile: [[0, 0], [0.1, 0], "
               "[0.001, 0.1]], padding: 0.002}]}\n"),
      "bodies[2].shapes[0].profile", "within the padding of the axis"},
+    {"BoltWithoutPitch",
+     withBody("  - {name: b, type: static, shapes: [{type: bolt, major_diameter: 0.048, "
+              "length: 0.05}]}\n"),
+     "bodies[2].shapes[0].pitch", "missing, expected the thread's pitch in m"},
+    {"NutWithoutOuterDiameter",
+     withBody("  - {name: b, mass: 1, shapes: [{type: nut, major_diameter: 0.048, pitch: 0.005, "
+              "length: 0.03}]}\n"),
+     "bodies[2].shapes[0].outer_diameter", "missing, expected the nut's outer diameter in m"},
+    {"NutNarrowerThanItsThread",
+     withBody("  - {name: b, mass: 1, shapes: [{type: nut, major_diameter: 0.048, pitch: 0.005, "
+              "length: 0.03, outer_diameter: 0.049}]}\n"),
+     "bodies[2].shapes[0].outer_diameter", "expected a valid thread: expected a nut's cylinder"},
+    {"BoltTooThinForItsPitch",
+     withBody("  - {name: b, type: static, shapes: [{type: bolt, major_diameter: 0.012, "
+              "pitch: 0.005, length: 0.05}]}\n"),
+     "bodies[2].shapes[0].major_diameter", "expected a valid thread: expected more than 2"},
+    {"BoltNegativeClearance",
+     withBody("  - {name: b, type: static, shapes: [{type: bolt, major_diameter: 0.048, "
+              "pitch: 0.005, length: 0.05, clearance: -0.001}]}\n"),
+     "bodies[2].shapes[0].clearance", "expected a radial clearance >= 0 in m"},
+    {"BoltOuterDiameter",
+     withBody("  - {name: b, type: static, shapes: [{type: bolt, major_diameter: 0.048, "
+              "pitch: 0.005, length: 0.05, outer_diameter: 0.07}]}\n"),
+     "bodies[2].shapes[0].outer_diameter", "for a bolt shape"},
     {"RevolvedUnknownKey",
      withBody("  - {name: b, mass: 1, shapes: [{type: revolved, profile: [[0, 0], [0.1, 0]], "
               "padding: 0.002, radius: 1}]}\n"),
@@ -403,7 +428,8 @@ const std::vector<ErrorCase> kCases = {
      "bodies[2].density", "expected either mass or density, not both"},
     {"PlaneOnDynamicBody", withBody("  - {name: b, mass: 1, shapes: [{type: plane}]}\n"),
      "bodies[2].shapes[0].type",
-     "expected a bounded shape (sphere, capsule, cylinder, box, revolved or mesh) on a dynamic "
+     "expected a bounded shape (sphere, capsule, cylinder, box, revolved, mesh, bolt or nut) on a "
+     "dynamic "
      "body, got plane"},
     {"OffsetFirstShapeWithoutInertia",
      withBody("  - {name: b, mass: 1, shapes: [{type: sphere, radius: 1, position: [0, 0, "

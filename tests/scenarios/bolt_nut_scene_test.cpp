@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "subsim/io/scene_file.hpp"
 #include "test_support.hpp"
 
 namespace subsim {
@@ -86,6 +87,46 @@ TEST(BoltNut, WithoutFrictionTheWorkDoneIsTheKineticEnergy) {
       m.bodies[1].applied_torque.z() * turn.total + m.bodies[1].mass * m.gravity.z() * drop;
   EXPECT_LT(turn.total, -2.0 * kPi);  // more than a turn: a fast screw motion
   EXPECT_NEAR(w.kineticEnergy() / work, 1.0, 5e-3);
+}
+
+// The same bolt and nut written as a scene file (shape types bolt and nut, the nut's torque as
+// a body's `torque`) screw the same way.
+TEST(BoltNut, AsASceneFileItScrewsTheSameWay) {
+  Model m = parseScene(R"(
+name: boltnut_file
+dt: 0.004166666666666667
+bodies:
+  - name: bolt
+    type: static
+    shapes: [{type: bolt, major_diameter: 0.048, pitch: 0.005, length: 0.08, clearance: 0.0001,
+              mu: 0.1}]
+  - name: nut
+    mass: 0.75
+    position: [0, 0, 0.04]
+    torque: [0, 0, -0.05]
+    shapes: [{type: nut, major_diameter: 0.048, pitch: 0.005, length: 0.03,
+              outer_diameter: 0.072, clearance: 0.0001, mu: 0.1}]
+)",
+                       "boltnut.yaml")
+                .model;
+  // The scene file puts the nut's centre of mass at `position` (its frame then sits below by
+  // the centroid's height): move it up so that its frame is at 8 pitches, in phase.
+  const BodyShape& s = m.shapes[m.bodies[1].shapes.front()];
+  m.bodies[1].initial_pose.position.z() -= s.local_pose.position.z();
+  EXPECT_NEAR(m.bodies[1].initial_pose.position.z() + s.local_pose.position.z(), 0.04, 1e-12);
+  WorldSettings ws;
+  ws.solver_settings.max_iterations = 60;
+  ws.solver_settings.tolerance = 0.0;
+  World w(m, ws);
+  const double z0 = w.state().pose[1].position.z();
+  TurnCounter turn;
+  for (int k = 0; k < 150 && turn.total > -2.0 * kPi; ++k) {
+    ASSERT_FALSE(w.step().diverged);
+    turn.update(w.state().pose[1].orientation);
+    const double descent = z0 - w.state().pose[1].position.z();
+    EXPECT_NEAR(descent, -kPitch * turn.total / (2.0 * kPi), 2.0 * 2.0 * 1e-4 / std::sqrt(3.0));
+  }
+  EXPECT_LE(turn.total, -2.0 * kPi);
 }
 
 }  // namespace

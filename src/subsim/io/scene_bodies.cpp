@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "subsim/geometry/helical_thread_shape.hpp"
 #include "subsim/geometry/mesh_grid_shape.hpp"
 #include "subsim/geometry/revolved_profile_shape.hpp"
 #include "subsim/io/shown_text.hpp"
@@ -109,11 +110,11 @@ void SceneBuilder::parseBody(const Node& node, const std::string& path, Model& m
 ParsedShape SceneBuilder::parseShape(const Node& node, const std::string& path,
                                      BodyKind kind) const {
   const Fields f(r_, node, path, "a map describing a shape");
-  const Node& type_node =
-      f.required("type", "a shape type: sphere, capsule, cylinder, box, plane, revolved or mesh");
+  const Node& type_node = f.required(
+      "type", "a shape type: sphere, capsule, cylinder, box, plane, revolved, mesh, bolt or nut");
   const std::string type =
       r_.text(type_node, f.at("type"),
-              "a shape type: sphere, capsule, cylinder, box, plane, revolved or mesh");
+              "a shape type: sphere, capsule, cylinder, box, plane, revolved, mesh, bolt or nut");
   ParsedShape s;
   Keys allowed{"type", "mu", "position", "orientation", "group", "mask"};
   if (type == "sphere") {
@@ -143,10 +144,18 @@ ParsedShape SceneBuilder::parseShape(const Node& node, const std::string& path,
     for (const char* key : {"file", "cell", "scale"}) allowed.push_back(key);
     f.allowOnly(allowed, " for a mesh shape");
     s.shape = Shape::signedDistance(meshShape(f));
+  } else if (type == "bolt" || type == "nut") {
+    for (const char* key : {"major_diameter", "pitch", "length", "clearance", "segments"})
+      allowed.push_back(key);
+    if (type == "nut") allowed.push_back("outer_diameter");
+    f.allowOnly(allowed, " for a " + type + " shape");
+    s.shape = Shape::signedDistance(threadShape(f, type == "nut"));
   } else if (type == "plane") {
     if (kind == BodyKind::Dynamic)
       r_.fail(f.at("type"),
-              "expected a bounded shape (sphere, capsule, cylinder, box, revolved or mesh) on a "
+              "expected a bounded shape (sphere, capsule, cylinder, box, revolved, mesh, bolt or "
+              "nut) on "
+              "a "
               "dynamic body, "
               "got plane: a plane is unbounded and may only belong to a static or kinematic body",
               &type_node);
@@ -154,7 +163,8 @@ ParsedShape SceneBuilder::parseShape(const Node& node, const std::string& path,
     s.shape = Shape::plane();
   } else {
     r_.expected(f.at("type"),
-                "a shape type: sphere, capsule, cylinder, box, plane, revolved or mesh", type_node);
+                "a shape type: sphere, capsule, cylinder, box, plane, revolved, mesh, bolt or nut",
+                type_node);
   }
   if (const Node* n = f.get("mu"))
     s.mu = r_.number(*n, f.at("mu"), "a non-negative friction coefficient", Range::NonNegative);
@@ -234,6 +244,38 @@ std::shared_ptr<const SignedDistanceShape> SceneBuilder::meshShape(const Fields&
     r_.fail(cell_error ? f.at("cell") : f.at("file"),
             "expected a closed mesh the grid can sample: " + message,
             cell_error ? f.get("cell") : &file_node);
+  }
+}
+
+std::shared_ptr<const SignedDistanceShape> SceneBuilder::threadShape(const Fields& f,
+                                                                     bool internal) const {
+  ThreadSpec spec;
+  spec.internal = internal;
+  const auto length = [&](const char* key, const char* what) {
+    return r_.number(f.required(key, what), f.at(key), "a positive length in m", Range::Positive);
+  };
+  spec.major_diameter = length("major_diameter", "the thread's major diameter in m (M48: 0.048)");
+  spec.pitch = length("pitch", "the thread's pitch in m (M48: 0.005)");
+  spec.length = length("length", "the threaded length along local z in m");
+  if (internal) spec.outer_diameter = length("outer_diameter", "the nut's outer diameter in m");
+  spec.clearance = 0.0;
+  if (const Node* n = f.get("clearance"))
+    spec.clearance =
+        r_.number(*n, f.at("clearance"), "a radial clearance >= 0 in m", Range::NonNegative);
+  if (const Node* n = f.get("segments"))
+    spec.segments = static_cast<int>(
+        r_.integer(*n, f.at("segments"), "a whole number of columns per turn", 8, 4096));
+  try {
+    return std::make_shared<HelicalThreadShape>(spec);
+  } catch (const std::invalid_argument& e) {
+    // The shape names its parameter first ("pitch: ..."): report it at that field.
+    const std::string message = e.what();
+    const std::size_t colon = message.find(": ");
+    const std::string key = colon == std::string::npos ? "pitch" : message.substr(0, colon);
+    r_.fail(f.at(key),
+            "expected a valid thread: " +
+                (colon == std::string::npos ? message : message.substr(colon + 2)),
+            f.get(key));
   }
 }
 

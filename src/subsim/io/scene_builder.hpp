@@ -47,6 +47,7 @@ class SceneBuilder {
   double radius(const Fields& f) const;
   std::shared_ptr<const SignedDistanceShape> revolvedShape(const Fields& f) const;
   std::shared_ptr<const SignedDistanceShape> meshShape(const Fields& f) const;
+  std::shared_ptr<const SignedDistanceShape> threadShape(const Fields& f, bool internal) const;
   void massProperties(const Fields& f, std::vector<ParsedShape>& shapes, Body& body) const;
   Mat3 parseInertia(const Node& n, const std::string& path) const;
   void parseTrajectory(const Node& node, const Fields& body, KinematicTrajectory& t) const;
