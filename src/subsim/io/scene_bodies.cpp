@@ -18,6 +18,21 @@
 
 namespace subsim::scene {
 
+namespace {
+
+/// A shape's constructor names its parameter first ("pitch: ..."): the error is reported at
+/// that field of the scene file (at `fallback` when it names none).
+[[noreturn]] void failAtNamedField(const Reader& r, const Fields& f, const std::invalid_argument& e,
+                                   const std::string& fallback, const std::string& prefix) {
+  const std::string message = e.what();
+  const std::size_t colon = message.find(": ");
+  const std::string key = colon == std::string::npos ? fallback : message.substr(0, colon);
+  r.fail(f.at(key), prefix + (colon == std::string::npos ? message : message.substr(colon + 2)),
+         f.get(key));
+}
+
+}  // namespace
+
 void SceneBuilder::parseBody(const Node& node, const std::string& path, Model& m) {
   const Fields f(r_, node, path, "a map describing a body");
   Body body;
@@ -203,14 +218,7 @@ std::shared_ptr<const SignedDistanceShape> SceneBuilder::revolvedShape(const Fie
   try {
     return std::make_shared<RevolvedProfileShape>(std::move(profile), padding, segments, max_edge);
   } catch (const std::invalid_argument& e) {
-    // The shape names its parameter first ("profile: ..."): report it at that field.
-    const std::string message = e.what();
-    const std::size_t colon = message.find(": ");
-    const std::string key = colon == std::string::npos ? "profile" : message.substr(0, colon);
-    r_.fail(f.at(key),
-            "expected a valid revolved profile: " +
-                (colon == std::string::npos ? message : message.substr(colon + 2)),
-            f.get(key));
+    failAtNamedField(r_, f, e, "profile", "expected a valid revolved profile: ");
   }
 }
 
@@ -268,14 +276,7 @@ std::shared_ptr<const SignedDistanceShape> SceneBuilder::threadShape(const Field
   try {
     return std::make_shared<HelicalThreadShape>(spec);
   } catch (const std::invalid_argument& e) {
-    // The shape names its parameter first ("pitch: ..."): report it at that field.
-    const std::string message = e.what();
-    const std::size_t colon = message.find(": ");
-    const std::string key = colon == std::string::npos ? "pitch" : message.substr(0, colon);
-    r_.fail(f.at(key),
-            "expected a valid thread: " +
-                (colon == std::string::npos ? message : message.substr(colon + 2)),
-            f.get(key));
+    failAtNamedField(r_, f, e, "pitch", "expected a valid thread: ");
   }
 }
 
