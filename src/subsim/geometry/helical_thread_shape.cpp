@@ -6,6 +6,7 @@
 #include <limits>
 #include <numbers>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -67,8 +68,8 @@ HelicalThreadShape::HelicalThreadShape(const ThreadSpec& spec) : spec_(spec) {
   if (spec.segments < 8 || spec.segments > 4096)
     throw std::invalid_argument("segments: expected 8 to 4096 columns per turn");
   const double root = 0.5 * d - depth() + (spec.internal ? c : -c);
-  // Half the root radius at least, so that the field's twist (and so its slope) stays bounded
-  // over the thread and the bolt's core.
+  // A root radius of more than two pitches keeps the helix's twist P / (2 pi r), and so the
+  // field's slope, bounded wherever the field is met (down to half the root radius).
   if (!(root > 2.0 * P))
     throw std::invalid_argument(
         "major_diameter: expected more than 2 pitches plus the thread depth above the axis "
