@@ -34,7 +34,7 @@ Model buildBoltNutScene(const ScenarioParams& p) {
   ThreadSpec nut_spec = bolt_spec;
   nut_spec.internal = true;
   nut_spec.length = 0.03;           // six pitches (an ISO 4032 M48 nut is 38 mm high)
-  nut_spec.outer_diameter = 0.072;  // a round nut as wide as the hexagon's flats
+  nut_spec.outer_diameter = 0.072;  // round, a little under an M48 hexagon's 75 mm flats
   const auto bolt = std::make_shared<HelicalThreadShape>(bolt_spec);
   const auto nut = std::make_shared<HelicalThreadShape>(nut_spec);
 
