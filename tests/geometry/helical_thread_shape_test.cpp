@@ -89,7 +89,7 @@ TEST(HelicalThreadShape, FieldIsInvariantAlongTheHelix) {
 TEST(HelicalThreadShape, FieldMatchesTheDistanceToItsOwnSurface) {
   // Points within 1 mm of the thread, away from the end faces: |field| against the brute-force
   // distance to the triangulation, equal up to the chords' sag (r (1 - cos(pi / 96)) = 0.013 mm)
-  // and the twist's excess (at most 1 / cos(lead angle) - 1 = 0.2 % of the distance).
+  // and the twist's excess (1 / cos(lead angle) - 1: 0.07 % of the distance at the root).
   for (bool internal : {false, true}) {
     const ThreadSpec spec = m48(internal, 0.02);
     const HelicalThreadShape thread(spec);

@@ -67,7 +67,7 @@ HelicalThreadShape::HelicalThreadShape(const ThreadSpec& spec) : spec_(spec) {
     throw std::invalid_argument("length: expected a positive length in m");
   if (spec.segments < 8 || spec.segments > 4096)
     throw std::invalid_argument("segments: expected 8 to 4096 columns per turn");
-  const double root = 0.5 * d - depth() + (spec.internal ? c : -c);
+  const double root = crestRadius() - depth();
   // A root radius of more than two pitches keeps the helix's twist P / (2 pi r), and so the
   // field's slope, bounded wherever the field is met (down to half the root radius).
   if (!(root > 2.0 * P))
@@ -165,11 +165,18 @@ double HelicalThreadShape::depth() const {
   return 5.0 * kSqrt3 / 16.0 * spec_.pitch;
 }
 
+double HelicalThreadShape::crestRadius() const {
+  return 0.5 * spec_.major_diameter + (spec_.internal ? spec_.clearance : -spec_.clearance);
+}
+
+double HelicalThreadShape::chordDepth() const {
+  return 0.5 * spec_.major_diameter * (1.0 - std::cos(kPi / spec_.segments));
+}
+
 double HelicalThreadShape::surfaceRadius(double u) const {
   const double P = spec_.pitch;
   const double w = u / P - std::floor(u / P);  // in [0, 1) periods from a crest's middle
-  const double crest =
-      0.5 * spec_.major_diameter + (spec_.internal ? spec_.clearance : -spec_.clearance);
+  const double crest = crestRadius();
   const double root = crest - depth();
   if (w < kCorners[0] || w >= kCorners[3]) return crest;
   if (w < kCorners[1]) return crest - kSqrt3 * (w - kCorners[0]) * P;
@@ -179,8 +186,7 @@ double HelicalThreadShape::surfaceRadius(double u) const {
 
 double HelicalThreadShape::threadDistance(double r, double u, double& d_r, double& d_u) const {
   const double P = spec_.pitch;
-  const double crest =
-      0.5 * spec_.major_diameter + (spec_.internal ? spec_.clearance : -spec_.clearance);
+  const double crest = crestRadius();
   const double root = crest - depth();
   // The profile's corners over the query's period and its neighbours: the nearest point of the
   // curve lies within a pitch of u axially (any point further is further than a crest or a root

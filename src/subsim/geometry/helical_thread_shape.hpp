@@ -7,8 +7,9 @@
 // with f the profile's radius (period P) and c the radial clearance each side gives up (the
 // flanks then stand c apart, and the nut has 2 c / sqrt(3) of axial play each way).
 // The field is the signed distance to the profile in the query's own half-plane (theta fixed):
-// the helix's twist makes it exceed the Euclidean distance by at most a factor
-// 1 / cos(lead angle) (1.002 at an M48's root), and its slope by as much (lipschitz()).
+// the helix's twist makes it exceed the Euclidean distance by at most a factor 1 / cos of the
+// lead angle at the query's radius (1.0007 at an M48's root), and its slope by as much
+// (lipschitz(): that factor at half the root radius, 1.003 for an M48).
 #include "subsim/geometry/signed_distance_shape.hpp"
 
 namespace subsim {
@@ -40,6 +41,12 @@ class HelicalThreadShape final : public SignedDistanceShape {
 
   /// The basic profile's thread depth, 5 sqrt(3) / 16 P.
   double depth() const;
+  /// This part's crest radius: the basic profile's, moved by the clearance (inward on a bolt).
+  double crestRadius() const;
+  /// How far the surface's chords cut inside the true thread at the crests:
+  /// major_diameter / 2 (1 - cos(pi / segments)).  A bolt and nut start apart only if it is
+  /// below their clearance.
+  double chordDepth() const;
   /// The radius of this part's threaded surface at profile coordinate u (m; period P).
   double surfaceRadius(double u) const;
   /// Signed distance in the (r, u) half-plane to the threaded surface alone (negative in the

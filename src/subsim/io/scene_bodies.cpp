@@ -266,7 +266,6 @@ std::shared_ptr<const SignedDistanceShape> SceneBuilder::threadShape(const Field
   spec.pitch = length("pitch", "the thread's pitch in m (M48: 0.005)");
   spec.length = length("length", "the threaded length along local z in m");
   if (internal) spec.outer_diameter = length("outer_diameter", "the nut's outer diameter in m");
-  spec.clearance = 0.0;
   if (const Node* n = f.get("clearance"))
     spec.clearance =
         r_.number(*n, f.at("clearance"), "a radial clearance >= 0 in m", Range::NonNegative);

@@ -2,8 +2,10 @@
 
 #include <tiny_obj_loader.h>
 
+#include <array>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace subsim {
 

@@ -22,21 +22,21 @@ Model buildBoltNutScene(const ScenarioParams& p) {
   bolt_spec.length = 0.08;
   bolt_spec.clearance = p.get("clearance");
   bolt_spec.segments = p.getInt("segments");
-  // The surface's chords cut into the thread by R (1 - cos(pi / segments)): more than the
-  // clearance, and the two threads start interpenetrating.
-  const double radius = 0.5 * bolt_spec.major_diameter;
-  if (radius * (1.0 - std::cos(std::numbers::pi / bolt_spec.segments)) > bolt_spec.clearance)
-    throw ScenarioError("boltnut: segments=" + std::to_string(bolt_spec.segments) +
-                        " cuts the thread's chords deeper than the clearance: take segments >= " +
-                        std::to_string(static_cast<int>(std::ceil(
-                            std::numbers::pi / std::acos(1.0 - bolt_spec.clearance / radius)))) +
-                        " or a larger clearance");
   ThreadSpec nut_spec = bolt_spec;
   nut_spec.internal = true;
   nut_spec.length = 0.03;           // six pitches (an ISO 4032 M48 nut is 38 mm high)
   nut_spec.outer_diameter = 0.072;  // round, a little under an M48 hexagon's 75 mm flats
   const auto bolt = std::make_shared<HelicalThreadShape>(bolt_spec);
   const auto nut = std::make_shared<HelicalThreadShape>(nut_spec);
+  // Chords deeper than the clearance and the two threads start interpenetrating.
+  if (bolt->chordDepth() > bolt_spec.clearance) {
+    const double radius = 0.5 * bolt_spec.major_diameter;
+    throw ScenarioError("boltnut: segments=" + std::to_string(bolt_spec.segments) +
+                        " cuts the thread's chords deeper than the clearance: take segments >= " +
+                        std::to_string(static_cast<int>(std::ceil(
+                            std::numbers::pi / std::acos(1.0 - bolt_spec.clearance / radius)))) +
+                        " or a larger clearance");
+  }
 
   const int base = m.addBody(namedBody("bolt", BodyKind::Static));
   m.addShape(base, Shape::signedDistance(bolt), Pose(), mu);
