@@ -16,7 +16,7 @@ failures (not converged), and the final residual; and how many cases CANAL takes
 (the judge's) within 10 and 15 AL loops when it stops on its own residual at 1e-8.
 
     PYTHONPATH=build/release/python /usr/bin/python3 examples/python/single_step_study.py \
-        [--scene dishstack|boltnut] [--cases 100] [--output study]
+        [--scene dishstack|boltnut] [--cases 100] [--output study] [--al-option NAME=VALUE]
 """
 import argparse
 import csv
@@ -73,7 +73,18 @@ def main():
                         help="dishstack or boltnut, with parameters (dishstack:mu=0)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--output", default="study")
+    parser.add_argument("--al-option", action="append", default=[], metavar="NAME=VALUE",
+                        help="an option of the AL solvers (canal, ssn, tr-dogleg) for every "
+                             "solve, e.g. beta0_scale=1000 (subsim.solvers() lists them)")
     args = parser.parse_args()
+    al_options = {}
+    for item in args.al_option:
+        name, sep, value = item.partition("=")
+        if not sep:
+            parser.error(f"--al-option {item!r}: expected NAME=VALUE")
+        al_options[name] = value
+    options = {s: (al_options if s in ("canal", "ssn", "tr-dogleg") else {})
+               for s in ("canal", "ssn", "tr-dogleg", "subadmm", "pgs")}
 
     cases = problems(args.cases, args.seed, args.scene)
     print(f"{len(cases)} problems, {cases[0].num_contacts} contacts and {cases[0].num_dof} DOF "
@@ -85,7 +96,8 @@ def main():
             res, ms = [], []
             for p in cases:
                 t0 = time.perf_counter()
-                sol = p.solve(solver, iterations=k, tolerance=0.0)
+                sol = p.solve(solver, iterations=k, tolerance=0.0,
+                              solver_options=options[solver])
                 ms.append(1e3 * (time.perf_counter() - t0))
                 res.append(sol.metrics["constraint_residual"])
             res, ms = np.array(res), np.array(ms)
@@ -122,7 +134,8 @@ def main():
     for solver in ("canal", "ssn", "tr-dogleg"):
         its, loops, fails, acc = [], [], 0, []
         for p in cases:
-            sol = p.solve(solver, iterations=400, tolerance=1e-10)
+            sol = p.solve(solver, iterations=400, tolerance=1e-10,
+                          solver_options=options[solver])
             its.append(sol.iterations)
             loops.append(sol.outer_iterations)
             fails += sol.status != "converged"
@@ -131,7 +144,7 @@ def main():
               f"{100 * fails / len(cases):5.1f} % {np.mean(acc):.4f}")
     within = {10: 0, 15: 0}
     for p in cases:
-        sol = p.solve("canal", iterations=400, tolerance=1e-8)
+        sol = p.solve("canal", iterations=400, tolerance=1e-8, solver_options=options["canal"])
         for n in within:
             within[n] += sol.metrics["constraint_residual"] < 1e-8 and sol.outer_iterations <= n
     print(f"CANAL to its own 1e-8: the judge's residual below 1e-8 within 10 AL loops in "

@@ -36,10 +36,15 @@ def test_rollouts_restore_the_same_bits():
 
 def test_the_bolt_nut_single_step_study_prints_table_ii(tmp_path):
     prefix = str(tmp_path / "study")
-    out = run("single_step_study.py", "--scene", "boltnut", "--cases", "10", "--output", prefix)
+    # The penalty the paper's bolt-nut wants (docs/signed-distance-shapes.md).
+    out = run("single_step_study.py", "--scene", "boltnut", "--cases", "10", "--output", prefix,
+              "--al-option", "beta0_scale=1000", "--al-option", "beta_max_scale=1e6")
     assert (tmp_path / "study.csv").stat().st_size > 100
     assert (tmp_path / "study.png").stat().st_size > 1000
     assert "Table II" in out and "tr-dogleg" in out
     # CANAL at 50 Newton iterations takes most of these problems below 1e-8 (97 of 100 measured).
     row = next(line for line in out.splitlines() if line.startswith("canal      50:"))
     assert float(row.split("],")[1].split("%")[0]) >= 70.0, row
+    # The paper's claim: 1e-8 within about ten AL loops (96 of 100 measured, 10 of these 10).
+    within = out.split("within 10 AL loops in ")[1]
+    assert int(within.split(" of ")[0]) >= 8, within

@@ -141,12 +141,35 @@ TEST(Canal, FixedIterationsHistoryAndPenaltyIncrease) {
   EXPECT_GT(canal.beta(), 1.5 * start);
 }
 
+// Without the active pattern (whose changes re-analyse the factorisation, and allocate).
 TEST(Canal, IterationLoopDoesNotAllocate) {
   World w = test::worldAfter("granular:spheres=27", 40);
-  AlNewtonSolver canal(AlNewtonSolver::Variant::Canal);
+  AlNewtonOptions options;
+  options.active_pattern = false;
+  AlNewtonSolver canal(AlNewtonSolver::Variant::Canal, options);
   SolverSettings s;
   s.max_iterations = 12;
   test::expectIterationsDoNotAllocate(canal, w.lastProblem(), s);
+}
+
+// The active pattern changes which entries are factored, not the Newton step: CANAL takes the
+// same path with and without it, up to the rounding of two orderings.
+TEST(Canal, ActivePatternGivesTheSameIterates) {
+  World w = test::worldAfter("granular:spheres=27", 44);
+  const StepProblem& p = w.lastProblem();
+  ASSERT_GT(p.numContacts(), 20);
+  SolverSettings s;
+  s.max_iterations = 400;
+  s.tolerance = 1e-10;
+  StepSolution with = w.lastWarmStart(), without = w.lastWarmStart();
+  AlNewtonOptions full;
+  full.active_pattern = false;
+  AlNewtonSolver(AlNewtonSolver::Variant::Canal).solve(p, s, with);
+  AlNewtonSolver(AlNewtonSolver::Variant::Canal, full).solve(p, s, without);
+  ASSERT_TRUE(with.stats.converged() && without.stats.converged());
+  EXPECT_LT(evaluateStep(p, with).constraint_residual, 1e-8);
+  EXPECT_LT((with.vhat - without.vhat).cwiseAbs().maxCoeff(), 1e-7);
+  EXPECT_NEAR(with.stats.iterations, without.stats.iterations, 2);
 }
 
 TEST(ExactLineSearch, FindsTheRootOfAPiecewiseLinearDerivative) {
@@ -235,6 +258,56 @@ TEST(SparseNewtonSystem, MatchesDenseAssemblyAndSolves) {
   EXPECT_EQ(sys.analyses(), 1);
   sys.assemble(p);  // same pattern: no new analysis
   EXPECT_EQ(sys.analyses(), 1);
+}
+
+// Constraints with a zero D_c leave the factored pattern: the solve is that of A plus the others,
+// a new set of such constraints is analysed once, and the same set again reuses the analysis.
+TEST(SparseNewtonSystem, FactorsTheActiveConstraintsPattern) {
+  World w = test::worldAfter("stack:boxes=3", 50);
+  const StepProblem& p = w.lastProblem();
+  ASSERT_GE(p.numConstraints(), 8);
+  SparseNewtonSystem sys;
+  sys.assemble(p);
+  const int n = p.numDof();
+  const MatX A = denseA(p), J = denseJacobian(p);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> uni(-1.0, 1.0);
+  const VecX rhs = VecX::NullaryExpr(n, [&] { return uni(rng); });
+  // Active: the first half of the constraints (the contacts of the lower boxes), then the second
+  // half (the upper boxes'), then none, then the first half again.
+  const int half = p.numConstraints() / 2;
+  const auto solveWith = [&](int parity, int expected_analyses) {
+    std::vector<double> blocks(sys.blockStorageSize(), 0.0);
+    MatX D = MatX::Zero(p.numRows(), p.numRows());
+    int active = 0;
+    for (int j = 0; j < p.numConstraints(); ++j) {
+      if (parity < 0 || (j < half ? 0 : 1) != parity) continue;
+      const Constraint& c = p.constraints[j];
+      MatX B = MatX::NullaryExpr(c.rows, c.rows, [&] { return uni(rng); });
+      B = B * B.transpose();
+      D.block(c.row_offset, c.row_offset, c.rows, c.rows) = B;
+      for (int r = 0; r < c.rows; ++r)
+        for (int q = 0; q < c.rows; ++q) blocks[sys.blockOffset(j) + r * c.rows + q] = B(r, q);
+      ++active;
+    }
+    sys.fill(blocks.data());
+    EXPECT_EQ(sys.activeConstraints(), active);
+    ASSERT_TRUE(sys.factorizeSymmetric());
+    EXPECT_EQ(sys.analyses(), expected_analyses) << "parity " << parity;
+    VecX x(n);
+    sys.solveSymmetric(rhs, x);
+    const VecX expected = MatX(A + J.transpose() * D * J).ldlt().solve(rhs);
+    EXPECT_LT((x - expected).norm(), 1e-9 * expected.norm()) << "parity " << parity;
+  };
+  solveWith(0, 1);
+  solveWith(0, 1);  // other values, same pattern
+  solveWith(1, 2);
+  solveWith(-1, 3);
+  solveWith(0, 4);
+  // The whole pattern: the penalty form (every constraint active).
+  sys.setActivePattern(false);
+  solveWith(0, 5);
+  solveWith(1, 5);
 }
 
 TEST(SparseNewtonSystem, RejectsAnIndefiniteMatrix) {

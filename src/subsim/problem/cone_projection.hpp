@@ -68,7 +68,10 @@ inline Vec3 projectContactStrict(const Vec3& lambda_star, double mu, double mu_t
 /// stick if inside, zero if in the polar cone, else onto the cone's surface.
 inline Vec3 projectConeProx(const Vec3& lambda_star, double mu) {
   const double n = lambda_star[0];
-  const double tn = std::hypot(lambda_star[1], lambda_star[2]);
+  // sqrt of the sum of squares, not hypot: impulses and velocities are far from the squares'
+  // overflow, sqrt is exactly rounded on every machine, and glibc's hypot was 5 % of CANAL's
+  // time on a granular pile (its line search projects every contact at every evaluation).
+  const double tn = std::sqrt(lambda_star[1] * lambda_star[1] + lambda_star[2] * lambda_star[2]);
   if (tn <= mu * n) return lambda_star;
   if (mu * tn <= -n) return Vec3::Zero();
   const double ln = (mu * tn + n) / (1.0 + mu * mu);

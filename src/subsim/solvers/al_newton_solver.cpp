@@ -36,7 +36,13 @@ const OptionTable<AlNewtonOptions>& AlNewtonSolver::optionTable() {
                    "Newton iterations per AL loop at most")
           .number("inner_ratio", &O::inner_ratio, NumberRange::nonNegative(), "-",
                   "inexact AL: a loop's Newton solve stops below this times the previous loop's "
-                  "primal residual (0: solve each loop to round-off)");
+                  "primal residual (0: solve each loop to round-off)")
+          .flag("paper_stop", &O::paper_stop,
+                "stop on the paper's AL primal residual (42) instead of the natural-map residual "
+                "at the mass scale")
+          .flag("active_pattern", &O::active_pattern,
+                "factor the Newton matrix on the active constraints' pattern (false: every "
+                "constraint's, no allocation in the loop)");
   return table;
 }
 
@@ -240,12 +246,35 @@ bool AlNewtonSolver::doglegStep() {
   return true;
 }
 
+double AlNewtonSolver::naturalResidual(double scale, VecX& projected) {
+  // T_s(lambda - s (J v + e~)) with u = -lambda: evaluateOperator at penalty s.
+  const double beta = beta_;
+  beta_ = scale;
+  evaluateOperator(jv_, nullptr, 0.0, projected, nullptr);
+  beta_ = beta;
+  double norm = 0.0;
+  for (int i = 0; i < projected.size(); ++i)
+    norm = std::max(norm, std::abs(projected[i] - lambda_[i]));
+  return norm / scale;
+}
+
+bool AlNewtonSolver::solveWithA(const StepProblem& p, VecX& x) {
+  a_factors_.resize(p.numSubsystems());
+  for (int i = 0; i < p.numSubsystems(); ++i) {
+    const Subsystem& s = p.subsystems[i];
+    if (!a_factors_[i].compute(p, i)) return false;
+    a_factors_[i].solveInPlace(x.segment(s.dof_offset, s.dof));
+  }
+  return true;
+}
+
 void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
                            StepSolution& sol) {
   requireSubsystems(p, name());
   const auto t0 = std::chrono::steady_clock::now();
   p_ = &p;
   const int n = p.numDof(), m = p.numRows();
+  system_.setActivePattern(options_.active_pattern);
   system_.assemble(p);
   for (VecX* x : {&v_, &r_, &d_, &ad_, &trial_v_, &trial_r_, &tmp_n_, &g_, &hg_, &hd_, &inv_diag_a_,
                   &best_v_})
@@ -273,15 +302,16 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
   // v^0 = A^{-1} (b - J^T u): the motion the warm-start impulses produce, so that the first Newton
   // step starts next to the previous step's active set (the vhat guess v_k ignores this step's
   // forces and impulses).
-  tmp_n_ = Eigen::Map<const VecX>(p.b.data(), n);
-  tmp_n_.noalias() -= system_.J().transpose() * u_;
-  system_.fillPenalty(0.0);
-  if (system_.factorizeSymmetric())
-    system_.solveSymmetric(tmp_n_, v_);
-  else if (sol.vhat.size() == n)
-    v_ = sol.vhat;
-  else
-    v_.setZero();
+  // A is block diagonal: one small factor per subsystem, not a factorisation of K's pattern
+  // (which would cost as much as a Newton iteration's).
+  v_ = Eigen::Map<const VecX>(p.b.data(), n);
+  v_.noalias() -= system_.J().transpose() * u_;
+  if (!solveWithA(p, v_)) {
+    if (sol.vhat.size() == n)
+      v_ = sol.vhat;
+    else
+      v_.setZero();
+  }
   // Cascaded convexification (20): z^0 = J v^0, shift_n = mu ||z_t||.
   shift_.setZero();
   jv_.noalias() = system_.J() * v_;
@@ -292,12 +322,18 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
 
   SolveStats& st = sol.stats;
   requireIsotropicFriction(p, name());
-  const int max_it = beginStats(st, "AL primal + scaled Newton residual, max-norm (m/s)", settings);
+  const int max_it =
+      beginStats(st,
+                 options_.paper_stop ? "AL primal + scaled Newton residual, max-norm (m/s)"
+                                     : "natural-map residual at the mass scale + scaled Newton "
+                                       "residual, max-norm (m/s)",
+                 settings);
   const double newton_threshold = std::max(0.1 * settings.tolerance, kNewtonFloor);
   al_loops_ = 0;
   line_search_evaluations_ = 0;
   double newton_res = residual(v_, jv_, lambda_, r_);
   double primal = 0.0, primal_prev = std::numeric_limits<double>::infinity();
+  double complementarity = 0.0;  // the stopping measure's first term, of the last AL loop
   // The best AL iterate is returned: a loop cut short by the budget (or an inner solve that
   // stalls after a penalty increase) can leave a worse one behind.
   double best_total = std::numeric_limits<double>::infinity();
@@ -331,7 +367,7 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
       ++inner;
       last_step_failed = !ok;
       newton_res = scaledNorm(r_);
-      if (settings.record_history) st.residual_history.push_back(newton_res + primal);
+      if (settings.record_history) st.residual_history.push_back(newton_res + complementarity);
       if (!ok) break;
     } while (iterations < max_it && inner < options_.max_inner &&
              newton_res > std::max(newton_threshold, options_.inner_ratio * primal_prev));
@@ -349,7 +385,8 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
         if (c.type == ConstraintType::Contact)
           shift_[c.row_offset] =
               c.mu * std::hypot(tmp_m_[c.row_offset + 1], tmp_m_[c.row_offset + 2]);
-    total = primal + newton_res;
+    complementarity = options_.paper_stop ? primal : naturalResidual(base, trial_lambda_);
+    total = complementarity + newton_res;
     if (total < best_total) {
       best_total = total;
       best_v_ = v_;

@@ -42,6 +42,8 @@ void FadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, St
   const auto t0 = std::chrono::steady_clock::now();
   const int n = p.numDof();
   const int m = p.numRows();
+  // Every constraint is in K = A + beta J^T J: one pattern (the cold start's A alone shares it).
+  system_.setActivePattern(false);
   system_.assemble(p);
   const SparseNewtonSystem::SpMat& A = system_.A();
   const SparseNewtonSystem::SpMat& J = system_.J();

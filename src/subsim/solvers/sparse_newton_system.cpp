@@ -6,6 +6,9 @@
 namespace subsim {
 
 namespace {
+// The largest dense subsystem ordered as one node (rigid bodies, robot arms; not FEM pieces).
+constexpr int kMaxGroupDof = 32;
+
 /// Calls f(row, col, value) with global indices for every stored entry of every A_i, every
 /// diagonal entry among them (kept even when zero, so K's diagonal is always in the pattern).
 template <class F>
@@ -27,6 +30,19 @@ void SparseNewtonSystem::assemble(const StepProblem& p) {
   // attachment.  A zero that becomes nonzero in a later step changes the pattern, which is
   // detected below and only costs a new analysis.
   compact_.prepare(p, 1);
+  // The ordering's groups: a dense-stored subsystem of a few DOFs is one node (its A_i couples
+  // them all), a larger or sparse one a node per DOF.
+  group_begin_.assign(1, 0);
+  group_of_dof_.resize(n);
+  for (int i = 0; i < p.numSubsystems(); ++i) {
+    const Subsystem& s = p.subsystems[i];
+    const bool one_node = s.dof <= kMaxGroupDof && !p.isSparse(i);
+    for (int d = 0; d < s.dof; ++d) {
+      if (!one_node || d == 0) group_begin_.push_back(group_begin_.back());
+      group_of_dof_[s.dof_offset + d] = static_cast<int>(group_begin_.size()) - 2;
+      ++group_begin_.back();
+    }
+  }
   int max_dof = 0;
   for (const Subsystem& s : p.subsystems) max_dof = std::max(max_dof, s.dof);
   if (static_cast<int>(all_columns_.size()) < max_dof) {
@@ -62,12 +78,21 @@ void SparseNewtonSystem::assemble(const StepProblem& p) {
                             std::equal(outer, outer + n + 1, pattern_outer_.begin()) &&
                             static_cast<int>(pattern_inner_.size()) == K_.nonZeros() &&
                             std::equal(inner, inner + K_.nonZeros(), pattern_inner_.begin());
-  if (!same_pattern) analyse();
+  if (!same_pattern) {
+    pattern_outer_.assign(outer, outer + n + 1);
+    pattern_inner_.assign(inner, inner + K_.nonZeros());
+    analysed_ = false;
+    lu_analysed_ = false;
+  }
 
   // A on K's pattern.
   a_values_.assign(K_.nonZeros(), 0.0);
-  forEachStoredA(p,
-                 [&](int row, int col, double value) { a_values_[fullIndex(row, col)] = value; });
+  a_entry_.assign(K_.nonZeros(), 0);
+  forEachStoredA(p, [&](int row, int col, double value) {
+    const int k = fullIndex(row, col);
+    a_values_[k] = value;
+    a_entry_[k] = 1;
+  });
 
   // Scatter lists and D block offsets.
   const int nc = p.numConstraints();
@@ -95,6 +120,7 @@ void SparseNewtonSystem::assemble(const StepProblem& p) {
     scatter_begin_[j + 1] = static_cast<int>(scatter_.size());
   }
   scratch_.resize(max_scratch);
+  active_.assign(nc, 1);
 
   // J^T J on K's pattern (FADMM's penalty term): the scatter with D_c = I.
   jtj_values_.assign(K_.nonZeros(), 0.0);
@@ -109,27 +135,92 @@ void SparseNewtonSystem::assemble(const StepProblem& p) {
   x_perm_.resize(n);
 }
 
+void SparseNewtonSystem::activeMask(std::vector<unsigned char>& mask) const {
+  if (!active_pattern_) {
+    mask.assign(a_entry_.size(), 1);
+    return;
+  }
+  mask = a_entry_;
+  for (size_t j = 0; j < active_.size(); ++j)
+    if (active_[j])
+      for (int t = scatter_begin_[j]; t < scatter_begin_[j + 1]; ++t) mask[scatter_[t]] = 1;
+}
+
+bool SparseNewtonSystem::updateMask() {
+  if (analysed_ && (!active_pattern_ || active_ == analysed_active_)) return false;
+  // Another set of constraints can give the same entries (two contacts between the same bodies).
+  activeMask(mask_scratch_);
+  analysed_active_ = active_;
+  if (analysed_ && mask_scratch_ == entry_mask_) return false;
+  entry_mask_.swap(mask_scratch_);
+  return true;
+}
+
+int SparseNewtonSystem::activeConstraints() const {
+  return static_cast<int>(std::count(active_.begin(), active_.end(), 1));
+}
+
 void SparseNewtonSystem::analyse() {
   const int n = static_cast<int>(K_.rows());
+  // The masked entries of K_, written straight into compressed storage.
+  K_active_.resize(n, n);
+  K_active_.resizeNonZeros(static_cast<Eigen::Index>(
+      std::count(entry_mask_.begin(), entry_mask_.end(), static_cast<unsigned char>(1))));
+  int* active_outer = K_active_.outerIndexPtr();
+  int* active_inner = K_active_.innerIndexPtr();
+  int next = 0;
+  active_outer[0] = 0;
+  for (int col = 0; col < n; ++col) {
+    for (int k = K_.outerIndexPtr()[col]; k < K_.outerIndexPtr()[col + 1]; ++k)
+      if (entry_mask_[k]) {
+        active_inner[next] = K_.innerIndexPtr()[k];
+        // The value carries the entry's index in K_ through the permutation below (exact: an
+        // index is far below 2^53).
+        K_active_.valuePtr()[next++] = static_cast<double>(k);
+      }
+    active_outer[col + 1] = next;
+  }
   // Fill-reducing ordering applied here, not inside Eigen, so the LDL^T reads K_upper_ in place.
-  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> pinv;
-  Eigen::AMDOrdering<int>()(K_, pinv);
-  const Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> P = pinv.inverse();
-  perm_.assign(P.indices().data(), P.indices().data() + n);
-  std::vector<int> perm_inv(n);
-  for (int i = 0; i < n; ++i) perm_inv[perm_[i]] = i;
+  // AMD orders the groups (a small dense subsystem's DOFs share their pattern: one node each,
+  // a sixth of the work on rigid bodies); a group's DOFs stay together in their order.
+  const int groups = static_cast<int>(group_begin_.size()) - 1;
+  group_outer_.assign(1, 0);
+  group_inner_.clear();
+  group_marker_.assign(groups, -1);
+  for (int g = 0; g < groups; ++g) {
+    const size_t first = group_inner_.size();
+    for (int col = group_begin_[g]; col < group_begin_[g + 1]; ++col)
+      for (int k = K_active_.outerIndexPtr()[col]; k < K_active_.outerIndexPtr()[col + 1]; ++k) {
+        const int row_group = group_of_dof_[K_active_.innerIndexPtr()[k]];
+        if (group_marker_[row_group] == g) continue;
+        group_marker_[row_group] = g;
+        group_inner_.push_back(row_group);
+      }
+    std::sort(group_inner_.begin() + static_cast<std::ptrdiff_t>(first), group_inner_.end());
+    group_outer_.push_back(static_cast<int>(group_inner_.size()));
+  }
+  group_values_.assign(group_inner_.size(), 1.0);
+  const Eigen::Map<const SpMat> group_pattern(
+      groups, groups, static_cast<Eigen::Index>(group_inner_.size()), group_outer_.data(),
+      group_inner_.data(), group_values_.data());
+  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> group_order;
+  Eigen::AMDOrdering<int>()(SpMat(group_pattern), group_order);
+  perm_.resize(n);
+  int next_dof = 0;
+  for (int k = 0; k < groups; ++k) {
+    const int g = group_order.indices()[k];
+    for (int d = group_begin_[g]; d < group_begin_[g + 1]; ++d) perm_[d] = next_dof++;
+  }
+  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> P(n);
+  std::copy(perm_.begin(), perm_.end(), P.indices().data());
   K_upper_.resize(n, n);
-  K_upper_.selfadjointView<Eigen::Upper>() = K_.selfadjointView<Eigen::Upper>().twistedBy(P);
+  K_upper_.selfadjointView<Eigen::Upper>() = K_active_.selfadjointView<Eigen::Upper>().twistedBy(P);
   K_upper_.makeCompressed();
   ldlt_.analyzePattern(K_upper_);
   upper_from_full_.resize(K_upper_.nonZeros());
-  for (int col = 0; col < n; ++col)
-    for (int k = K_upper_.outerIndexPtr()[col]; k < K_upper_.outerIndexPtr()[col + 1]; ++k)
-      upper_from_full_[k] = fullIndex(perm_inv[K_upper_.innerIndexPtr()[k]], perm_inv[col]);
-  pattern_outer_.assign(K_.outerIndexPtr(), K_.outerIndexPtr() + n + 1);
-  pattern_inner_.assign(K_.innerIndexPtr(), K_.innerIndexPtr() + K_.nonZeros());
+  for (int k = 0; k < K_upper_.nonZeros(); ++k)
+    upper_from_full_[k] = static_cast<int>(K_upper_.valuePtr()[k]);
   analysed_ = true;
-  lu_analysed_ = false;
   ++analyses_;
 }
 
@@ -149,6 +240,7 @@ int SparseNewtonSystem::fullIndex(int row, int col) const {
 }
 
 void SparseNewtonSystem::fillPenalty(double beta) {
+  std::fill(active_.begin(), active_.end(), beta != 0.0 ? 1 : 0);
   double* values = K_.valuePtr();
   for (size_t k = 0; k < a_values_.size(); ++k) values[k] = a_values_[k] + beta * jtj_values_[k];
 }
@@ -160,6 +252,8 @@ void SparseNewtonSystem::fill(const double* blocks) {
   for (int j = 0; j < p.numConstraints(); ++j) {
     const Constraint& c = p.constraints[j];
     const double* D = blocks + block_offset_[j];
+    active_[j] = std::any_of(D, D + c.rows * c.rows, [](double d) { return d != 0.0; }) ? 1 : 0;
+    if (!active_[j]) continue;
     const int* target = scatter_.data() + scatter_begin_[j];
     for (int q = 0; q < c.num_attachments; ++q) {
       const AttachmentColumns cq = columnsOf(c.first_attachment + q);
@@ -186,6 +280,7 @@ void SparseNewtonSystem::fill(const double* blocks) {
 }
 
 bool SparseNewtonSystem::factorizeSymmetric() {
+  if (updateMask()) analyse();
   const double* full = K_.valuePtr();
   double* upper = K_upper_.valuePtr();
   for (size_t k = 0; k < upper_from_full_.size(); ++k) upper[k] = full[upper_from_full_[k]];

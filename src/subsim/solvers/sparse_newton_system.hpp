@@ -11,11 +11,18 @@
 // columns of the J blocks (CompactJacobian): a deformable piece's dense-stored blocks are mostly
 // zeros.  The pattern is compared with the last one each assemble().  K is kept twice:
 //   full   all entries, unpermuted (the general LU path, Eigen's SparseLU with COLAMD);
-//   upper  the upper triangle of P K P^T with an AMD ordering P, factored in place by an LDL^T
-//          (the symmetric path; Eigen's factorize() would copy its input, which allocates).
+//   upper  the upper triangle of P K P^T over the active pattern (below), with an AMD ordering P
+//          of the DOF groups (a small dense subsystem is one node), factored in place by an
+//          LDL^T (the symmetric path; Eigen's factorize() would copy its input, which allocates).
 // For every constraint a scatter list maps each entry of J_c^T D_c J_c to its place in the full
 // values, so refilling K for new D_c touches only the constraint's own entries and allocates
-// nothing.  The ordering and the symbolic analyses are redone only when the pattern changes.
+// nothing.
+// Active pattern: the LDL^T factors only the entries of A and of the constraints whose D_c is not
+// zero.  A Newton step's D_c vanishes on every separated contact (its projected impulse is 0):
+// on a granular pile two thirds of the candidate contacts, whose entries would otherwise be
+// factored as zeros and fill in.  The ordering and symbolic analysis are redone when that set of
+// constraints changes the pattern (then the factorisation allocates, as an analysis does), and
+// kept while it does not.
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
@@ -40,8 +47,16 @@ class SparseNewtonSystem {
   /// fill(); blockStorageSize() values in all.
   int blockOffset(int constraint) const { return block_offset_[constraint]; }
   int blockStorageSize() const { return block_offset_.empty() ? 0 : block_offset_.back(); }
-  /// How many times K's pattern was ordered and analysed.
+  /// Whether the LDL^T factors the active pattern (the default) or every constraint's entries
+  /// (the pattern fixed per assemble(): no analysis, hence no allocation, between them).
+  void setActivePattern(bool on) {
+    if (on != active_pattern_) analysed_ = false;
+    active_pattern_ = on;
+  }
+  /// How many times a pattern of K was ordered and analysed for the LDL^T.
   int analyses() const { return analyses_; }
+  /// Constraints whose D_c entered the last fill (nonzero block).
+  int activeConstraints() const;
 
   /// K = A + beta J^T J.
   void fillPenalty(double beta);
@@ -74,7 +89,11 @@ class SparseNewtonSystem {
     const double* values;
   };
   AttachmentColumns columnsOf(int attachment) const;
+  // Orders and analyses the pattern of A and the active constraints' entries.
   void analyse();
+  // Sets entry_mask_ to the pattern to factor now; true when it is not the analysed one.
+  bool updateMask();
+  void activeMask(std::vector<unsigned char>& mask) const;
   int fullIndex(int row, int col) const;
 
   std::vector<Eigen::Triplet<double, int>> triplets_;
@@ -82,6 +101,16 @@ class SparseNewtonSystem {
   SpMat K_;        // full pattern, unpermuted
   SpMat K_upper_;  // upper triangle of P K P^T
   std::vector<int> pattern_outer_, pattern_inner_;
+  SpMat K_active_;                              // the analysed pattern (A and active constraints)
+  std::vector<unsigned char> a_entry_;          // per K_ value: an entry of A
+  std::vector<unsigned char> active_;           // per constraint: D_c nonzero in the last fill
+  std::vector<unsigned char> analysed_active_;  // active_ at the last analysis
+  std::vector<unsigned char> entry_mask_;       // per K_ value: in the analysed pattern
+  std::vector<unsigned char> mask_scratch_;
+  std::vector<int> group_begin_;   // the ordering's groups: DOF ranges, plus the end
+  std::vector<int> group_of_dof_;  // group of each DOF
+  std::vector<int> group_outer_, group_inner_, group_marker_;  // the groups' pattern
+  std::vector<double> group_values_;
   std::vector<int> perm_;             // new index of each DOF
   std::vector<int> upper_from_full_;  // K_upper_ value k = K_ value upper_from_full_[k]
   DoubleBuffer a_values_;             // A on K_'s pattern
@@ -94,7 +123,7 @@ class SparseNewtonSystem {
   std::vector<int> all_columns_;  // 0, 1, ...: the columns of a block kept dense
   Ldlt ldlt_;
   Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu_;
-  bool analysed_ = false, lu_analysed_ = false;
+  bool analysed_ = false, lu_analysed_ = false, active_pattern_ = true;
   int analyses_ = 0;
   const StepProblem* problem_ = nullptr;
   VecX rhs_perm_, x_perm_;
