@@ -122,15 +122,7 @@ void SparseNewtonSystem::assemble(const StepProblem& p) {
   scratch_.resize(max_scratch);
   active_.assign(nc, 1);
 
-  // J^T J on K's pattern (FADMM's penalty term): the scatter with D_c = I.
-  jtj_values_.assign(K_.nonZeros(), 0.0);
-  DoubleBuffer identity(blockStorageSize(), 0.0);
-  for (int j = 0; j < nc; ++j)
-    for (int r = 0; r < p.constraints[j].rows; ++r)
-      identity[block_offset_[j] + r * p.constraints[j].rows + r] = 1.0;
-  fill(identity.data());
-  for (int k = 0; k < K_.nonZeros(); ++k) jtj_values_[k] = K_.valuePtr()[k] - a_values_[k];
-
+  jtj_ready_ = false;
   rhs_perm_.resize(n);
   x_perm_.resize(n);
 }
@@ -240,6 +232,19 @@ int SparseNewtonSystem::fullIndex(int row, int col) const {
 }
 
 void SparseNewtonSystem::fillPenalty(double beta) {
+  if (!jtj_ready_) {
+    // J^T J on K's pattern, once per assemble() (the Newton solvers never need it): the scatter
+    // with D_c = I.
+    const StepProblem& p = *problem_;
+    DoubleBuffer identity(blockStorageSize(), 0.0);
+    for (int j = 0; j < p.numConstraints(); ++j)
+      for (int r = 0; r < p.constraints[j].rows; ++r)
+        identity[block_offset_[j] + r * p.constraints[j].rows + r] = 1.0;
+    fill(identity.data());
+    jtj_values_.resize(K_.nonZeros());
+    for (int k = 0; k < K_.nonZeros(); ++k) jtj_values_[k] = K_.valuePtr()[k] - a_values_[k];
+    jtj_ready_ = true;
+  }
   std::fill(active_.begin(), active_.end(), beta != 0.0 ? 1 : 0);
   double* values = K_.valuePtr();
   for (size_t k = 0; k < a_values_.size(); ++k) values[k] = a_values_[k] + beta * jtj_values_[k];

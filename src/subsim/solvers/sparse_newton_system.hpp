@@ -58,7 +58,7 @@ class SparseNewtonSystem {
   /// Constraints whose D_c entered the last fill (nonzero block).
   int activeConstraints() const;
 
-  /// K = A + beta J^T J.
+  /// K = A + beta J^T J.  The first call after assemble() computes J^T J's values (allocates).
   void fillPenalty(double beta);
   /// K = A + sum_c J_c^T D_c J_c with the blocks at `blocks` (see blockOffset).
   void fill(const double* blocks);
@@ -123,7 +123,7 @@ class SparseNewtonSystem {
   std::vector<int> all_columns_;  // 0, 1, ...: the columns of a block kept dense
   Ldlt ldlt_;
   Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu_;
-  bool analysed_ = false, lu_analysed_ = false, active_pattern_ = true;
+  bool analysed_ = false, lu_analysed_ = false, active_pattern_ = true, jtj_ready_ = false;
   int analyses_ = 0;
   const StepProblem* problem_ = nullptr;
   VecX rhs_perm_, x_perm_;
