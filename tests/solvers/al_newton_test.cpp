@@ -80,6 +80,37 @@ TEST(Canal, ReachesConstraintResidualBelow1e8OnMostGranularProblems) {
   EXPECT_GE(reached, 25);
 }
 
+// CANAL's convergence claim holds under the common judge: it stops on the natural-map residual.
+// The paper's AL primal residual (42), `paper_stop`, shrinks with the penalty and claims
+// convergence on granular problems whose constraint residual is still above 1e-8 (measured on
+// steps 21-120: 50 of 100; the natural residual's claims: none, the judge's residual at most
+// 3.1e-10 where it claims).
+TEST(Canal, ConvergenceClaimsHoldUnderTheJudge) {
+  World w = test::worldAfter("granular:spheres=27", 20);
+  int claims = 0, paper_false_claims = 0;
+  for (int k = 0; k < 10; ++k) {
+    w.step();
+    const StepProblem& p = w.lastProblem();
+    SolverSettings s;
+    s.max_iterations = 400;
+    s.tolerance = 1e-8;
+    StepSolution natural = w.lastWarmStart(), paper = w.lastWarmStart();
+    AlNewtonSolver(AlNewtonSolver::Variant::Canal).solve(p, s, natural);
+    AlNewtonOptions paper_options;
+    paper_options.paper_stop = true;
+    AlNewtonSolver(AlNewtonSolver::Variant::Canal, paper_options).solve(p, s, paper);
+    EXPECT_NE(std::string(natural.stats.residual_name), std::string(paper.stats.residual_name));
+    if (natural.stats.converged()) {
+      ++claims;
+      EXPECT_LT(evaluateStep(p, natural).constraint_residual, 1e-8) << "step " << 21 + k;
+    }
+    if (paper.stats.converged() && evaluateStep(p, paper).constraint_residual >= 1e-8)
+      ++paper_false_claims;
+  }
+  EXPECT_GE(claims, 7);              // 10 of these 10 measured
+  EXPECT_GE(paper_false_claims, 5);  // 10 of these 10 measured
+}
+
 // Without friction the same piles converge fast: what stalls CANAL on frictional piles is the
 // cascade's outer fixed point (the friction shift), not the AL loop on the contacts.  Measured
 // on steps 21-120 of granular:spheres=27,mu=0: all 100 reach 1e-8, 85 within 10 AL loops
