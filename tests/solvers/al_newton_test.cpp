@@ -20,6 +20,21 @@ namespace {
 using test::denseA;
 using test::denseJacobian;
 
+// CANAL on the problem of w's last step from its warm start, to `tolerance` within 400 Newton
+// iterations; its AL loops in *al_loops when given.
+StepSolution solveLastStep(const World& w, double tolerance,
+                           const AlNewtonOptions& options = AlNewtonOptions(),
+                           int* al_loops = nullptr) {
+  AlNewtonSolver canal(AlNewtonSolver::Variant::Canal, options);
+  SolverSettings s;
+  s.max_iterations = 400;
+  s.tolerance = tolerance;
+  StepSolution sol = w.lastWarmStart();
+  canal.solve(w.lastProblem(), s, sol);
+  if (al_loops != nullptr) *al_loops = canal.alLoops();
+  return sol;
+}
+
 struct CanalCase {
   const char* spec;
   int steps;
@@ -59,21 +74,17 @@ INSTANTIATE_TEST_SUITE_P(Canal, CanalAccuracy,
                            return name;
                          });
 
-// Granular piles are where our CANAL is weakest: measured over steps 20-49 of granular:27, 27 of
-// 30 problems reach the claim within 400 Newton iterations; over steps 20-119, 54 of 100 (the
-// settled pile's long-lived contacts make the AL loops oscillate; an open defect).  The test
-// holds the measured rate on the early steps so that a regression shows.
+// Granular piles are where our CANAL is weakest: over steps 21-120 of granular:27, 70 of 100
+// problems reach the claim within 400 Newton iterations (2026-11-28; the settled pile's friction
+// cascade cycles, see FrictionlessGranularProblemsReach1e8InAboutTenAlLoops).  The test holds the
+// rate on the early steps (27 of 30 measured before the natural-map stopping residual) so that a
+// regression shows.
 TEST(Canal, ReachesConstraintResidualBelow1e8OnMostGranularProblems) {
   World w = test::worldAfter("granular:spheres=27", 20);
   int reached = 0;
   for (int k = 0; k < 30; ++k) {
     w.step();
-    AlNewtonSolver canal(AlNewtonSolver::Variant::Canal);
-    SolverSettings s;
-    s.max_iterations = 400;
-    s.tolerance = 1e-10;
-    StepSolution sol = w.lastWarmStart();
-    canal.solve(w.lastProblem(), s, sol);
+    const StepSolution sol = solveLastStep(w, 1e-10);
     ASSERT_TRUE(sol.vhat.allFinite() && sol.lambda.allFinite());
     reached += evaluateStep(w.lastProblem(), sol).constraint_residual < 1e-8 ? 1 : 0;
   }
@@ -91,14 +102,10 @@ TEST(Canal, ConvergenceClaimsHoldUnderTheJudge) {
   for (int k = 0; k < 10; ++k) {
     w.step();
     const StepProblem& p = w.lastProblem();
-    SolverSettings s;
-    s.max_iterations = 400;
-    s.tolerance = 1e-8;
-    StepSolution natural = w.lastWarmStart(), paper = w.lastWarmStart();
-    AlNewtonSolver(AlNewtonSolver::Variant::Canal).solve(p, s, natural);
     AlNewtonOptions paper_options;
     paper_options.paper_stop = true;
-    AlNewtonSolver(AlNewtonSolver::Variant::Canal, paper_options).solve(p, s, paper);
+    const StepSolution natural = solveLastStep(w, 1e-8);
+    const StepSolution paper = solveLastStep(w, 1e-8, paper_options);
     EXPECT_NE(std::string(natural.stats.residual_name), std::string(paper.stats.residual_name));
     if (natural.stats.converged()) {
       ++claims;
@@ -122,15 +129,11 @@ TEST(Canal, FrictionlessGranularProblemsReach1e8InAboutTenAlLoops) {
   int within_10 = 0;
   for (int k = 0; k < 20; ++k) {
     w.step();
-    AlNewtonSolver canal(AlNewtonSolver::Variant::Canal);
-    SolverSettings s;
-    s.max_iterations = 400;
-    s.tolerance = 1e-8;
-    StepSolution sol = w.lastWarmStart();
-    canal.solve(w.lastProblem(), s, sol);
+    int loops = 0;
+    const StepSolution sol = solveLastStep(w, 1e-8, AlNewtonOptions(), &loops);
     EXPECT_LT(evaluateStep(w.lastProblem(), sol).constraint_residual, 1e-8) << "step " << 21 + k;
-    EXPECT_LE(canal.alLoops(), 25) << "step " << 21 + k;
-    within_10 += canal.alLoops() <= 10 ? 1 : 0;
+    EXPECT_LE(loops, 25) << "step " << 21 + k;
+    within_10 += loops <= 10 ? 1 : 0;
   }
   EXPECT_GE(within_10, 13);  // 17 of these 20 measured
 }

@@ -58,14 +58,13 @@ std::string_view AlNewtonSolver::name() const {
   return "canal";
 }
 
-void AlNewtonSolver::evaluateOperator(const VecX& jv, const VecX* jd, double step, VecX& lambda_out,
-                                      double* blocks) const {
+void AlNewtonSolver::evaluateOperator(const VecX& jv, const VecX* jd, double step, double beta,
+                                      VecX& lambda_out, double* blocks) const {
   const StepProblem& p = *p_;
   const bool prox = variant_ == Variant::Canal;
   for (int j = 0; j < p.numConstraints(); ++j) {
     const Constraint& c = p.constraints[j];
     const int o = c.row_offset;
-    const double beta = beta_;
     double x[6];
     for (int r = 0; r < c.rows; ++r) x[r] = jv[o + r] + (jd != nullptr ? step * (*jd)[o + r] : 0.0);
     double* D = blocks != nullptr ? blocks + system_.blockOffset(j) : nullptr;
@@ -119,7 +118,7 @@ double AlNewtonSolver::scaledNorm(const VecX& r) const {
 double AlNewtonSolver::residual(const VecX& v, VecX& jv, VecX& lambda, VecX& r) {
   const auto& J = system_.J();
   jv.noalias() = J * v;
-  evaluateOperator(jv, nullptr, 0.0, lambda, nullptr);
+  evaluateOperator(jv, nullptr, 0.0, beta_, lambda, nullptr);
   r.noalias() = system_.A() * v;
   r -= Eigen::Map<const VecX>(p_->b.data(), p_->numDof());
   r.noalias() -= J.transpose() * lambda;
@@ -160,7 +159,7 @@ bool AlNewtonSolver::canalStep() {
   if (!(g0 < 0.0)) return true;  // at the minimum already (up to rounding)
   const StepProblem& p = *p_;
   const auto g = [&](double alpha, double* dg) {
-    evaluateOperator(jv_, &jd_, alpha, trial_lambda_, trial_blocks_.data());
+    evaluateOperator(jv_, &jd_, alpha, beta_, trial_lambda_, trial_blocks_.data());
     double curvature = dad;
     for (int j = 0; j < p.numConstraints(); ++j) {
       const Constraint& c = p.constraints[j];
@@ -246,26 +245,13 @@ bool AlNewtonSolver::doglegStep() {
   return true;
 }
 
-double AlNewtonSolver::naturalResidual(double scale, VecX& projected) {
-  // T_s(lambda - s (J v + e~)) with u = -lambda: evaluateOperator at penalty s.
-  const double beta = beta_;
-  beta_ = scale;
-  evaluateOperator(jv_, nullptr, 0.0, projected, nullptr);
-  beta_ = beta;
+double AlNewtonSolver::naturalResidual(double scale, VecX& projected) const {
+  // T_s(lambda - s (J v + e~)) with u = -lambda: the operator at penalty s.
+  evaluateOperator(jv_, nullptr, 0.0, scale, projected, nullptr);
   double norm = 0.0;
   for (int i = 0; i < projected.size(); ++i)
     norm = std::max(norm, std::abs(projected[i] - lambda_[i]));
   return norm / scale;
-}
-
-bool AlNewtonSolver::solveWithA(const StepProblem& p, VecX& x) {
-  a_factors_.resize(p.numSubsystems());
-  for (int i = 0; i < p.numSubsystems(); ++i) {
-    const Subsystem& s = p.subsystems[i];
-    if (!a_factors_[i].compute(p, i)) return false;
-    a_factors_[i].solveInPlace(x.segment(s.dof_offset, s.dof));
-  }
-  return true;
 }
 
 void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
@@ -304,13 +290,13 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
   // forces and impulses).
   // A is block diagonal: one small factor per subsystem, not a factorisation of K's pattern
   // (which would cost as much as a Newton iteration's).
-  v_ = Eigen::Map<const VecX>(p.b.data(), n);
-  v_.noalias() -= system_.J().transpose() * u_;
-  if (!solveWithA(p, v_)) {
-    if (sol.vhat.size() == n)
-      v_ = sol.vhat;
-    else
-      v_.setZero();
+  if (factored_.build(p, 1)) {
+    tmp_m_ = -u_;
+    factored_.velocity(tmp_m_.data(), v_.data());
+  } else if (sol.vhat.size() == n) {
+    v_ = sol.vhat;
+  } else {
+    v_.setZero();
   }
   // Cascaded convexification (20): z^0 = J v^0, shift_n = mu ||z_t||.
   shift_.setZero();
@@ -350,7 +336,7 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
     radius_ = 0.0;  // the dogleg's trust region restarts from the Newton step of each new surrogate
     do {
       if (settings.on_iteration) settings.on_iteration(iterations);
-      evaluateOperator(jv_, nullptr, 0.0, lambda_, blocks_.data());
+      evaluateOperator(jv_, nullptr, 0.0, beta_, lambda_, blocks_.data());
       bool ok = true;
       switch (variant_) {
         case Variant::Canal:

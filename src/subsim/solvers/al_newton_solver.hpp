@@ -53,7 +53,7 @@
 // allocates, which they are exempt from as ablation references.  Single-threaded.
 #include <vector>
 
-#include "subsim/formulation/subsystem_factor.hpp"
+#include "subsim/formulation/factored_subsystems.hpp"
 #include "subsim/solvers/penalty_rules.hpp"
 #include "subsim/solvers/solver.hpp"
 #include "subsim/solvers/sparse_newton_system.hpp"
@@ -108,9 +108,9 @@ class AlNewtonSolver final : public SolverWithOptions<AlNewtonSolver, AlNewtonOp
   int lineSearchEvaluations() const { return line_search_evaluations_; }
 
  private:
-  // lambda = T(lambda*(jv + step * jd)) for every constraint; D_i = beta dT/dlambda* when
-  // `blocks` is set.  Returns nothing; writes lambda_out.
-  void evaluateOperator(const VecX& jv, const VecX* jd, double step, VecX& lambda_out,
+  // lambda = T(lambda*(jv + step * jd)) at penalty beta for every constraint; D_i = beta
+  // dT/dlambda* when `blocks` is set.  Returns nothing; writes lambda_out.
+  void evaluateOperator(const VecX& jv, const VecX* jd, double step, double beta, VecX& lambda_out,
                         double* blocks) const;
   // r = A v - b - J^T lambda (lambda from evaluateOperator at v); returns ||diag(A)^-1 r||_inf.
   double residual(const VecX& v, VecX& jv, VecX& lambda, VecX& r);
@@ -122,9 +122,7 @@ class AlNewtonSolver final : public SolverWithOptions<AlNewtonSolver, AlNewtonOp
   bool doglegStep();
   // ||lambda - T_s(lambda - s (J v + e~))||_inf / s at the current v, lambda and shift, with
   // `projected` as workspace (u must be -lambda).
-  double naturalResidual(double scale, VecX& projected);
-  // x = A^{-1} x, subsystem by subsystem; false when an A_i is not positive definite.
-  bool solveWithA(const StepProblem& p, VecX& x);
+  double naturalResidual(double scale, VecX& projected) const;
   // y = H x or H^T x with the current blocks (dogleg).
   void applyH(const VecX& x, bool transpose, VecX& y);
 
@@ -138,8 +136,8 @@ class AlNewtonSolver final : public SolverWithOptions<AlNewtonSolver, AlNewtonOp
   // Workspace, sized per solve.
   VecX u_, shift_, v_, jv_, lambda_, r_, d_, jd_, ad_, trial_v_, trial_jv_, trial_lambda_, trial_r_,
       tmp_n_, tmp_m_, g_, hg_, hd_, inv_diag_a_, best_v_, best_lambda_;
-  DoubleBuffer blocks_, trial_blocks_;      // D_i at v and at the line search's point
-  std::vector<SubsystemFactor> a_factors_;  // the warm start's A_i^{-1}
+  DoubleBuffer blocks_, trial_blocks_;  // D_i at v and at the line search's point
+  FactoredSubsystems factored_;         // the warm start's A_i^{-1}
 };
 
 }  // namespace subsim
