@@ -86,16 +86,7 @@ Model buildGraspScene(const ScenarioParams& params) {
   panda.target.times = {0.0, 1.5, 2.0, 3.0};
   panda.target.positions = {above, at, closed, lifted};
   panda.initial_q = above;
-  panda.kp.setZero(art.nv());
-  panda.kd.setZero(art.nv());
-  setFrankaJointImpedance(panda, 0);
-  for (int f : {left, right}) {
-    panda.kp[f] = 800.0;
-    panda.kd[f] = 10.0;
-  }
-  const int robot = m.addRobot(std::move(panda));
-  for (const UrdfCollision& c : ph.urdf.collisions)
-    m.addRobotShape(robot, c.link, c.shape, c.origin, mu);
+  addPandaWithHand(m, std::move(panda), ph, mu);
 
   const Shape box = Shape::box(Vec3::Constant(0.5 * size));
   Body b = namedBody("cube", BodyKind::Dynamic, mass);

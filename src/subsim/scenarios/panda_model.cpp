@@ -69,6 +69,22 @@ PandaHand pandaWithHand() {
   return out;
 }
 
+int addPandaWithHand(Model& m, Robot panda, const PandaHand& ph, double mu) {
+  const Articulation& art = panda.articulation;
+  panda.kp.setZero(art.nv());
+  panda.kd.setZero(art.nv());
+  setFrankaJointImpedance(panda, 0);
+  for (int f : ph.finger_links) {
+    const int v = art.links[static_cast<std::size_t>(f)].v_index;
+    panda.kp[v] = 800.0;
+    panda.kd[v] = 10.0;
+  }
+  const int robot = m.addRobot(std::move(panda));
+  for (const UrdfCollision& c : ph.urdf.collisions)
+    m.addRobotShape(robot, c.link, c.shape, c.origin, mu);
+  return robot;
+}
+
 PandaOnPath addPandaFollowingTip(Model& m, const std::string& scene, const Pose& base,
                                  const DoubleBuffer& times, const std::function<Vec3(double)>& tip,
                                  double mu, std::uint32_t group) {

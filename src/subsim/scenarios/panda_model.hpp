@@ -43,6 +43,11 @@ struct PandaHand {
 PandaHand pandaWithHand();
 /// The tool centre point in the hand's frame.
 inline const Vec3 kFrankaHandTcp(0.0, 0.0, 0.1034);
+/// Adds `panda` (the articulation of a PandaHand, finalized, its targets set) with Franka's joint
+/// impedance on the arm and kp 800 N/m, kd 10 N s/m on the fingers (not Franka's: its gripper is
+/// force-controlled; on the fingers' last centimetres that squeezes with their 20 N effort
+/// limit), and the hand's collision shapes with friction mu.  Returns the robot's index.
+int addPandaWithHand(Model& m, Robot panda, const PandaHand& ph, double mu);
 
 /// The built-in Panda on a fixed base whose rod end follows `tip(t)` pointing down: position IK
 /// at each time of `times` (each solve from the previous knot, the first from elbow up, flange

@@ -285,11 +285,21 @@ const std::vector<Scenario>& builtinScenarios() {
        1200,
        buildDishStackScene},
       {"boltnut",
-       "an M48 nut screwed down an upright M48 bolt by a constant torque, ISO thread signed "
-       "distance shapes with Frank-Wolfe contact (AL paper's bolt-nut geometry, no robot, dt "
-       "1/240 s)",
-       {{"torque", -0.05, -10, 10, false,
-         "torque on the nut about the bolt's axis in N m (negative screws it down)"},
+       "the Panda threads an M48 nut down an upright M48 bolt under joint impedance (robot=0: "
+       "the nut alone, screwed by a constant torque), ISO thread signed distance shapes with "
+       "Frank-Wolfe contact (AL paper's bolt-nut assembly, dt 1/240 s)",
+       {{"robot", 1, 0, 1, true,
+         "1: the Panda holds the nut in its hand and threads it; 0: the nut alone under a torque"},
+        {"duration", 1, 0.1, 600, false,
+         "robot=1: time the Panda takes to turn the nut its 0.83 turn (4.1 mm down) in s"},
+        {"press", 0.002, 0, 0.02, false,
+         "robot=1: how far below the thread's helix the hand's path runs in m (its impedance "
+         "then presses the nut's flanks onto the bolt's)"},
+        {"weld", 0, 0, 1, true,
+         "robot=1: 0: the nut is a link of the Panda's hand; 1: a free body held to the hand by "
+         "a weld joint (bilateral rows, its own subsystem)"},
+        {"torque", -0.05, -10, 10, false,
+         "robot=0: torque on the nut about the bolt's axis in N m (negative screws it down)"},
         {"mu", 0.1, 0, 10, false, "friction coefficient"},
         {"nut_mass", 0.75, 1e-3, 100, false, "mass of the nut in kg"},
         {"clearance", 1e-4, 1e-5, 1e-3, false,
