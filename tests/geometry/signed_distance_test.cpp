@@ -142,9 +142,16 @@ TEST(SignedDistanceContact, FrankWolfeMatchesTheExactSphereInBowlContact) {
     const double phi = uniform(rng, 0, 2 * kPi);
     const Vec3 local(r * std::cos(phi), r * std::sin(phi), uniform(rng, 0.021, 0.04));
     const Pose ball_pose = makePose(dish_pose.transformPoint(local));
-    std::vector<ManifoldPoint> exact;
-    collideSignedDistance(ball, ball_pose, dish, dish_pose, 0.05, 120, exact);
-    ASSERT_EQ(exact.size(), 1u);
+    std::vector<ManifoldPoint> points;
+    collideSignedDistance(ball, ball_pose, dish, dish_pose, 0.05, 120, points);
+    // One point per profile segment within the (wide) margin: the bottom's and the wall's.
+    ASSERT_GE(points.size(), 1u);
+    ASSERT_LE(points.size(), 2u);
+    std::vector<ManifoldPoint> exact = {*std::min_element(
+        points.begin(), points.end(),
+        [](const ManifoldPoint& a, const ManifoldPoint& b) { return a.gap < b.gap; })};
+    Vec3 field_gradient;
+    EXPECT_NEAR(exact[0].gap, dish.field->distance(local, field_gradient) - 0.02, 1e-12);
     if (r == 0.0) {
       EXPECT_NEAR(exact[0].gap, local.z() - 0.002 - 0.02, 1e-12);
     }
@@ -168,6 +175,45 @@ TEST(SignedDistanceContact, FrankWolfeMatchesTheExactSphereInBowlContact) {
     // to the facets (3.75 degrees around the axis here): within 5 degrees.
     EXPECT_GT(best_gradient.dot(-exact[0].normal), std::cos(5.0 * kPi / 180.0)) << "case " << k;
   }
+}
+
+// A sphere in a cup's inner corner touches its floor and its wall: one contact with each, at
+// the analytic gaps (centre to the padded plane less the radius) with the floor's and the
+// wall's normals.  (One point, the nearer piece's, let particles poured into a bottle sink
+// 2.5 mm into its floor.)  Outside a convex rim the two segments meeting there give one point.
+TEST(SignedDistanceContact, ASphereInACupsCornerTouchesTheFloorAndTheWall) {
+  const double wall = 0.002, radius = 0.005, inner = 0.03 - wall;
+  const Shape cup = Shape::signedDistance(std::make_shared<RevolvedProfileShape>(
+      std::vector<Vec2>{{0, 0}, {0.03, 0}, {0.03, 0.1}}, wall, 48, 0.01));
+  const Shape ball = Shape::sphere(radius);
+  std::mt19937 rng(5);
+  for (int k = 0; k < 20; ++k) {
+    const Pose cup_pose = makePose(test::randomVec(rng, -1, 1), randomRotation(rng));
+    const double phi = uniform(rng, 0, 2 * kPi);
+    const double from_wall = uniform(rng, 0.0, 5e-4), from_floor = uniform(rng, -2e-4, 5e-4);
+    const double r = inner - radius - from_wall, z = wall + radius + from_floor;
+    const Vec3 radial(std::cos(phi), std::sin(phi), 0.0);
+    const Vec3 local = r * radial + Vec3(0, 0, z);
+    std::vector<ManifoldPoint> points;
+    collideSignedDistance(ball, makePose(cup_pose.transformPoint(local)), cup, cup_pose, 1e-3, 120,
+                          points);
+    ASSERT_EQ(points.size(), 2u) << "case " << k;
+    // Normals from the cup (b) towards the ball (a): up from the floor, inward from the wall.
+    const Vec3 up = cup_pose.rotate(Vec3::UnitZ()), in = cup_pose.rotate(-radial);
+    const ManifoldPoint& floor = points[0].normal.dot(up) > 0.9 ? points[0] : points[1];
+    const ManifoldPoint& side = points[0].normal.dot(up) > 0.9 ? points[1] : points[0];
+    EXPECT_NEAR(floor.gap, from_floor, 1e-12) << "case " << k;
+    EXPECT_NEAR(side.gap, from_wall, 1e-12) << "case " << k;
+    EXPECT_GT(floor.normal.dot(up), 1.0 - 1e-12);
+    EXPECT_GT(side.normal.dot(in), 1.0 - 1e-12);
+  }
+  // Beside the cup's outer bottom rim (a convex corner of the profile) the floor and the wall
+  // segments share the nearest point: one contact.
+  std::vector<ManifoldPoint> points;
+  const Vec3 outside = Vec3(0.03 + 0.004, 0.0, -0.004);
+  collideSignedDistance(ball, makePose(outside), cup, makePose(Vec3::Zero()), 1e-2, 120, points);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_NEAR(points[0].gap, std::sqrt(2.0) * 0.004 - wall - radius, 1e-12);
 }
 
 TEST(SignedDistanceContact, PairOrderOnlyFlipsTheNormals) {

@@ -203,23 +203,31 @@ void collideSignedDistance(const Shape& a, const Pose& pose_a, const Shape& b, c
   const bool a_field = a.type == ShapeType::SignedDistance;
   const bool b_field = b.type == ShapeType::SignedDistance;
   if (a.type == ShapeType::Sphere || b.type == ShapeType::Sphere) {
-    // A sphere is its centre's distance less the radius: exact, one point.
+    // A sphere is its centre's distance less the radius: exact, one point per piece of the
+    // field's surface (SignedDistanceShape::pieceDistances).
     const bool a_sphere = a.type == ShapeType::Sphere;
     const Shape& sphere = a_sphere ? a : b;
+    const Shape& field = a_sphere ? b : a;
     const Pose& sphere_pose = a_sphere ? pose_a : pose_b;
     const Pose& field_pose = a_sphere ? pose_b : pose_a;
-    Vec3 gradient;
-    const double gap =
-        fieldDistance(a_sphere ? b : a, field_pose.inverseTransformPoint(sphere_pose.position),
-                      gradient) -
-        sphere.radius;
-    gradient = field_pose.rotate(gradient);
-    if (gap >= margin) return;
-    ManifoldPoint p;
-    p.point = sphere_pose.position - (sphere.radius + 0.5 * gap) * gradient;
-    p.normal = a_sphere ? gradient : Vec3(-gradient);
-    p.gap = gap;
-    out.push_back(p);
+    const Vec3 centre = field_pose.inverseTransformPoint(sphere_pose.position);
+    thread_local std::vector<SignedDistanceShape::PieceDistance> pieces;
+    if (field.type == ShapeType::SignedDistance) {
+      field.field->pieceDistances(centre, margin + sphere.radius, pieces);
+    } else {
+      pieces.clear();
+      Vec3 gradient;
+      const double d = fieldDistance(field, centre, gradient);
+      if (d < margin + sphere.radius) pieces.push_back({d, gradient});
+    }
+    for (const SignedDistanceShape::PieceDistance& piece : pieces) {
+      const Vec3 gradient = field_pose.rotate(piece.gradient);
+      ManifoldPoint p;
+      p.gap = piece.distance - sphere.radius;
+      p.point = sphere_pose.position - (sphere.radius + 0.5 * p.gap) * gradient;
+      p.normal = a_sphere ? gradient : Vec3(-gradient);
+      out.push_back(p);
+    }
     return;
   }
   // Two fields: each shape's triangles in the other's field, unless one field does not serve

@@ -190,14 +190,44 @@ double RevolvedProfileShape::profileDistance(const Vec2& q, Vec2& gradient) cons
   return dist - padding_;
 }
 
-double RevolvedProfileShape::distance(const Vec3& p, Vec3& gradient) const {
+namespace {
+
+/// The query's (r, z) and its half-plane's radial direction (on the axis every half-plane is
+/// nearest: the x one).
+Vec2 halfPlane(const Vec3& p, Vec2& radial) {
   const double r = std::sqrt(p.x() * p.x() + p.y() * p.y());
-  Vec2 g;
-  const double d = profileDistance(Vec2(r, p.z()), g);
-  // On the axis every half-plane is nearest: take the x one.
-  const Vec2 radial = r > 0.0 ? Vec2(p.x() / r, p.y() / r) : Vec2(1.0, 0.0);
-  gradient = Vec3(g.x() * radial.x(), g.x() * radial.y(), g.y());
+  radial = r > 0.0 ? Vec2(p.x() / r, p.y() / r) : Vec2(1.0, 0.0);
+  return Vec2(r, p.z());
+}
+
+Vec3 revolve(const Vec2& g, const Vec2& radial) {
+  return Vec3(g.x() * radial.x(), g.x() * radial.y(), g.y());
+}
+
+}  // namespace
+
+double RevolvedProfileShape::distance(const Vec3& p, Vec3& gradient) const {
+  Vec2 radial, g;
+  const double d = profileDistance(halfPlane(p, radial), g);
+  gradient = revolve(g, radial);
   return d;
+}
+
+void RevolvedProfileShape::pieceDistances(const Vec3& p, double limit,
+                                          std::vector<PieceDistance>& out) const {
+  out.clear();
+  Vec2 radial;
+  const Vec2 q = halfPlane(p, radial);
+  for (std::size_t k = 0; k < segments_.size(); ++k) {
+    const Segment& seg = segments_[k];
+    const double t = (q - seg.start).dot(seg.along) * seg.inverse_length2;
+    if (t <= 0.0 && k > 0) continue;
+    const Vec2 offset = q - (seg.start + std::clamp(t, 0.0, 1.0) * seg.along);
+    const double dist = offset.norm();
+    if (dist - padding_ >= limit) continue;
+    out.push_back(
+        {dist - padding_, revolve(dist > 0.0 ? Vec2(offset / dist) : seg.normal, radial)});
+  }
 }
 
 }  // namespace subsim

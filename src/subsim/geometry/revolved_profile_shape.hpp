@@ -21,6 +21,9 @@ class RevolvedProfileShape final : public SignedDistanceShape {
 
   std::string kind() const override { return "revolved"; }
   double distance(const Vec3& p, Vec3& gradient) const override;
+  /// One distance per padded segment; a segment whose nearest point is its start, shared with
+  /// the segment before (which then has the same point), is left to that one.
+  void pieceDistances(const Vec3& p, double limit, std::vector<PieceDistance>& out) const override;
   /// SDF2d and its gradient in the (r, z) half-plane.
   double profileDistance(const Vec2& q, Vec2& gradient) const;
 

@@ -5,6 +5,14 @@
 
 namespace subsim {
 
+void SignedDistanceShape::pieceDistances(const Vec3& p, double limit,
+                                         std::vector<PieceDistance>& out) const {
+  out.clear();
+  Vec3 gradient;
+  const double d = distance(p, gradient);
+  if (d < limit) out.push_back({d, gradient});
+}
+
 void SignedDistanceShape::setSurface(TriangleSurface surface, double thinnest) {
   surface_ = std::move(surface);
   thinnest_ = thinnest;

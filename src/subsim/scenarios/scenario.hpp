@@ -124,8 +124,9 @@ Model buildNetTruckScene(const ScenarioParams& p);
 Model buildCranesScene(const ScenarioParams& p);
 Model buildBridgeScene(const ScenarioParams& p);
 
-// The AL paper's scenes (canal), dish_scenes.cpp and bolt_nut_scene.cpp.
+// The AL paper's scenes (canal), dish_scenes.cpp, bolt_nut_scene.cpp and pouring_scene.cpp.
 Model buildDishStackScene(const ScenarioParams& p);
 Model buildBoltNutScene(const ScenarioParams& p);
+Model buildPouringScene(const ScenarioParams& p);
 
 }  // namespace subsim

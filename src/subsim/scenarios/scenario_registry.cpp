@@ -307,6 +307,19 @@ const std::vector<Scenario>& builtinScenarios() {
         {"segments", 96, 16, 512, true, "surface columns per turn of each thread"}},
        240,
        buildBoltNutScene},
+      {"pouring",
+       "two Pandas with hands, each holding a bottle: one tilts its bottle and pours particles "
+       "(r 5 mm, 10 g/cm^3) into the other's (AL paper's pouring, its dual-arm G1 replaced, "
+       "dt 1/240 s)",
+       {{"particles", 27, 1, 130, true, "particles in the source bottle (the paper: 9 to 45)"},
+        {"density", 10, 0.01, 1000, false, "the particles' density in g/cm^3"},
+        {"mu", 0.3, 0, 10, false, "friction coefficient"},
+        {"tilt", 120, 0, 160, false, "how far the source bottle tilts, in degrees"},
+        {"duration", 2, 0.1, 600, false, "time the tilt takes in s (after 0.5 s of settling)"},
+        {"bottle_mass", 0.2, 1e-3, 100, false, "mass of each bottle in kg"},
+        {"segments", 48, 8, 512, true, "triangles around each bottle's axis"}},
+       840,
+       buildPouringScene},
   };
   return scenarios;
 }
