@@ -78,16 +78,7 @@ void addPandaThreadingNut(Model& m, const BoltAndNut& parts, const Vec3& bolt_fo
                          Quat(Eigen::AngleAxisd(std::numbers::pi, Vec3::UnitX()))};
   int nut_link = -1;
   if (!weld) {
-    ArticulationLink nut;
-    nut.name = "nut";
-    nut.parent = ph.hand_link;
-    nut.joint = ArticulationJointType::Fixed;
-    nut.joint_name = "nut_weld";
-    nut.joint_origin = nut_in_hand;
-    nut.mass = nut_mass;
-    nut.com = nut_shape.centroid();
-    nut.inertia = nut_shape.unitDensityInertia(nut_mass);
-    art.links.push_back(nut);
+    art.links.push_back(weldedPartLink("nut", ph.hand_link, nut_in_hand, nut_shape, nut_mass));
     nut_link = static_cast<int>(art.links.size()) - 1;
   }
 

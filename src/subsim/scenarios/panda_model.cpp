@@ -69,6 +69,20 @@ PandaHand pandaWithHand() {
   return out;
 }
 
+ArticulationLink weldedPartLink(const std::string& name, int parent, const Pose& origin,
+                                const Shape& shape, double mass) {
+  ArticulationLink link;
+  link.name = name;
+  link.parent = parent;
+  link.joint = ArticulationJointType::Fixed;
+  link.joint_name = name + "_weld";
+  link.joint_origin = origin;
+  link.mass = mass;
+  link.com = shape.centroid();
+  link.inertia = shape.unitDensityInertia(mass);
+  return link;
+}
+
 int addPandaWithHand(Model& m, Robot panda, const PandaHand& ph, double mu) {
   const Articulation& art = panda.articulation;
   panda.kp.setZero(art.nv());

@@ -43,6 +43,10 @@ struct PandaHand {
 PandaHand pandaWithHand();
 /// The tool centre point in the hand's frame.
 inline const Vec3 kFrankaHandTcp(0.0, 0.0, 0.1034);
+/// A part held rigidly by link `parent` (a Fixed joint named NAME_weld at `origin` in the
+/// parent's frame), with the mass properties of `shape` at uniform density and mass `mass`.
+ArticulationLink weldedPartLink(const std::string& name, int parent, const Pose& origin,
+                                const Shape& shape, double mass);
 /// Adds `panda` (the articulation of a PandaHand, finalized, its targets set) with Franka's joint
 /// impedance on the arm and kp 800 N/m, kd 10 N s/m on the fingers (not Franka's: its gripper is
 /// force-controlled; on the fingers' last centimetres that squeezes with their 20 N effort

@@ -89,19 +89,11 @@ PandaWithBottle pandaHolding(const std::string& name, const Pose& base, const Ve
                             hand_world.orientation.conjugate() * bottle_world.orientation};
 
   const Shape shape = Shape::signedDistance(field);
-  ArticulationLink link;
-  link.name = "bottle";
-  link.parent = ph.hand_link;
-  link.joint = ArticulationJointType::Fixed;
-  link.joint_name = "bottle_weld";
-  link.joint_origin = bottle_in_hand;
-  link.mass = bottle.mass;
-  link.com = shape.centroid();
-  link.inertia = shape.unitDensityInertia(bottle.mass);
   out.robot.name = name;
   out.robot.base = base;
   out.robot.articulation = ph.urdf.articulation;
-  out.robot.articulation.links.push_back(link);
+  out.robot.articulation.links.push_back(
+      weldedPartLink("bottle", ph.hand_link, bottle_in_hand, shape, bottle.mass));
   out.robot.articulation.finalize();
   out.bottle_link = static_cast<int>(out.robot.articulation.links.size()) - 1;
   out.robot.initial_q = q;
