@@ -126,6 +126,7 @@ Model buildBridgeScene(const ScenarioParams& p);
 
 // The AL paper's scenes (canal), dish_scenes.cpp, bolt_nut_scene.cpp and pouring_scene.cpp.
 Model buildDishStackScene(const ScenarioParams& p);
+Model buildDishesScene(const ScenarioParams& p);
 Model buildBoltNutScene(const ScenarioParams& p);
 Model buildPouringScene(const ScenarioParams& p);
 

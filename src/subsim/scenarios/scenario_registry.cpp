@@ -284,6 +284,14 @@ const std::vector<Scenario>& builtinScenarios() {
         {"pieces", 4, 1, 4, true, "how much of the stack: bowl, bowl, plate, pot, bottom up"}},
        1200,
        buildDishStackScene},
+      {"dishes",
+       "the Panda with the Franka Hand picks a bowl up by its rim and places it into another "
+       "(AL paper's dish piling with a parallel gripper, dt 1/240 s)",
+       {{"mu", 0.5, 0, 10, false, "friction coefficient"},
+        {"dish_mass", 0.1, 1e-3, 1, false, "mass of each bowl in kg"},
+        {"segments", 96, 8, 512, true, "triangles around each dish's axis"}},
+       1920,
+       buildDishesScene},
       {"boltnut",
        "the Panda threads an M48 nut down an upright M48 bolt under joint impedance (robot=0: "
        "the nut alone, screwed by a constant torque), ISO thread signed distance shapes with "
