@@ -89,36 +89,16 @@ namespace {
 
 /// Joint angles putting the Franka Hand's tool centre point at `tcp` with its axes `r` (columns:
 /// the hand's x, y = the fingers' closing direction, z = the approach), the fingers held at
-/// `fingers`; from `guess`.
+/// `fingers`: from `guess` (the path's previous knot), then from the hand down in front turned
+/// towards the target (the first knot's guess is far from a tilted hand), each with the hand
+/// also turned half a turn, whichever joint 7's range allows.
 VecX handPose(const PandaHand& ph, const Robot& robot, const Vec3& tcp, const Mat3& r,
               double fingers, const VecX& guess) {
-  Articulation arm_only = robot.articulation;
-  for (int f : ph.finger_links) arm_only.links[f].lower = arm_only.links[f].upper = fingers;
-  // From the guess, then from the hand down in front turned towards the target (the first
-  // knot's guess is far from a tilted hand); the hand also turned half a turn about its axis
-  // (the fingers are symmetric), whichever joint 7's range allows.
   VecX down(guess.size());
   down << std::atan2(tcp.y(), tcp.x()), 0.3, 0.0, -2.2, 0.0, 2.5, 0.785, fingers, fingers;
-  const Mat3 flip = Vec3(-1.0, -1.0, 1.0).asDiagonal();
-  VecX q = guess;
-  double miss = 1e300;
-  for (const Mat3& axes : {Mat3(r), Mat3(r * flip)}) {
-    const Pose hand{tcp - axes * kFrankaHandTcp, Quat(axes)};
-    std::vector<IkTarget> targets;
-    for (const Vec3& p : {Vec3(kFrankaHandTcp), Vec3(kFrankaHandTcp - Vec3(0.0, 0.0, 0.1)),
-                          Vec3(kFrankaHandTcp + Vec3(0.05, 0.0, 0.0))})
-      targets.push_back({ph.hand_link, p, hand.transformPoint(p)});
-    for (const VecX& start : {guess, down}) {
-      VecX trial = start;
-      for (int f : ph.finger_links) trial[robot.articulation.links[f].q_index] = fingers;
-      const double m = solvePositionIk(arm_only, robot.base, targets, trial, 1000, 1e-7);
-      // The guess's solution unless another start is clearly closer (continuity of the path).
-      if (m < miss - 1e-6) {
-        miss = m;
-        q = trial;
-      }
-    }
-  }
+  double miss = 0.0;
+  const VecX q = solveFrankaHandIk(ph, robot.articulation, robot.base, tcp, r, fingers,
+                                   {guess, down}, true, miss);
   if (miss > 1e-4)
     throw ScenarioError("dishes: the Panda cannot put its hand at (" + std::to_string(tcp.x()) +
                         ", " + std::to_string(tcp.y()) + ", " + std::to_string(tcp.z()) + ") (" +

@@ -1,5 +1,7 @@
 #include "subsim/scenarios/panda_model.hpp"
 
+#include <limits>
+
 #include "subsim/io/urdf_loader.hpp"
 #include "subsim/scenarios/scenario.hpp"
 
@@ -67,6 +69,34 @@ PandaHand pandaWithHand() {
                                    Pose{Vec3(0.0, 0.006 * sign, 0.045), Quat::Identity()}});
   }
   return out;
+}
+
+VecX solveFrankaHandIk(const PandaHand& ph, const Articulation& art, const Pose& base,
+                       const Vec3& tcp, const Mat3& axes, double fingers,
+                       const std::vector<VecX>& starts, bool half_turn, double& miss) {
+  Articulation arm_only = art;
+  for (int f : ph.finger_links) arm_only.links[f].lower = arm_only.links[f].upper = fingers;
+  const Mat3 flip = Vec3(-1.0, -1.0, 1.0).asDiagonal();
+  VecX q = starts.front();
+  miss = std::numeric_limits<double>::infinity();
+  for (int turn = 0; turn < (half_turn ? 2 : 1); ++turn) {
+    const Mat3 r = turn == 0 ? axes : Mat3(axes * flip);
+    const Pose hand{tcp - r * kFrankaHandTcp, Quat(r)};
+    std::vector<IkTarget> targets;
+    for (const Vec3& p : {Vec3(kFrankaHandTcp), Vec3(kFrankaHandTcp - Vec3(0.0, 0.0, 0.1)),
+                          Vec3(kFrankaHandTcp + Vec3(0.05, 0.0, 0.0))})
+      targets.push_back({ph.hand_link, p, hand.transformPoint(p)});
+    for (const VecX& start : starts) {
+      VecX trial = start;
+      for (int f : ph.finger_links) trial[art.links[f].q_index] = fingers;
+      const double m = solvePositionIk(arm_only, base, targets, trial, 1000, 1e-7);
+      if (m < miss - 1e-6) {
+        miss = m;
+        q = trial;
+      }
+    }
+  }
+  return q;
 }
 
 ArticulationLink weldedPartLink(const std::string& name, int parent, const Pose& origin,

@@ -43,6 +43,15 @@ struct PandaHand {
 PandaHand pandaWithHand();
 /// The tool centre point in the hand's frame.
 inline const Vec3 kFrankaHandTcp(0.0, 0.0, 0.1034);
+/// Position IK for the Franka Hand of a PandaHand articulation `art` (finalized) on `base`: joint
+/// angles putting the tool centre point at `tcp` with the hand's axes `axes` (columns: x; y, the
+/// fingers' closing direction; z, the approach), the fingers held at `fingers`.  Tried from each
+/// of `starts` (their finger values replaced) and, with `half_turn`, also with the hand turned
+/// half a turn about its approach (the fingers are symmetric); kept: the first solution that no
+/// later one beats by 1 um.  `miss` returns its largest distance to a target point (m).
+VecX solveFrankaHandIk(const PandaHand& ph, const Articulation& art, const Pose& base,
+                       const Vec3& tcp, const Mat3& axes, double fingers,
+                       const std::vector<VecX>& starts, bool half_turn, double& miss);
 /// A part held rigidly by link `parent` (a Fixed joint named NAME_weld at `origin` in the
 /// parent's frame), with the mass properties of `shape` at uniform density and mass `mass`.
 ArticulationLink weldedPartLink(const std::string& name, int parent, const Pose& origin,

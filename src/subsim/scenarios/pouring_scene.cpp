@@ -7,6 +7,7 @@
 // (7.6 cm across, 10 cm high) beside and below it.  A tilts its bottle by turning joint 7 (the
 // hand's approach axis is horizontal and passes through the bottle's axis): hold 0.5 s while the
 // particles settle, tilt by `tilt` over `duration`, hold 1 s.
+#include <array>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -54,28 +55,19 @@ PandaWithBottle pandaHolding(const std::string& name, const Pose& base, const Ve
   r.col(2) = approach.normalized();
   r.col(0) = Vec3::UnitZ();
   r.col(1) = r.col(2).cross(r.col(0));
-  const Pose hand{centre - r * kFrankaHandTcp, Quat(r)};
-  std::vector<IkTarget> targets;
-  for (const Vec3& p : {Vec3(kFrankaHandTcp), Vec3(kFrankaHandTcp - Vec3(0.0, 0.0, 0.1)),
-                        Vec3(kFrankaHandTcp + Vec3(0.05, 0.0, 0.0))})
-    targets.push_back({ph.hand_link, p, hand.transformPoint(p)});
   // IK from a few guesses with the hand forward and level (Franka's ready pose with joint 6
-  // turned back), the closest kept.
-  const double guesses[][7] = {{0.0, -0.785, 0.0, -2.356, 0.0, 0.0, 0.785},
-                               {0.0, 0.0, 0.0, -1.571, 0.0, 0.2, 0.785},
-                               {0.0, 0.3, 0.0, -1.8, 0.0, 0.6, 0.785},
-                               {0.0, 0.0, 0.0, -2.0, 0.0, 2.0, 0.785}};
-  VecX q(arm_only.nq());
-  double miss = 1e300;
-  for (const auto& guess : guesses) {
-    VecX trial(arm_only.nq());
-    trial << guess[0], guess[1], guess[2], guess[3], guess[4], guess[5], guess[6], finger, finger;
-    const double m = solvePositionIk(arm_only, base, targets, trial, 1000, 1e-7);
-    if (m < miss) {
-      miss = m;
-      q = trial;
-    }
+  // turned back).
+  std::vector<VecX> starts;
+  for (const auto& g : {std::array<double, 7>{0.0, -0.785, 0.0, -2.356, 0.0, 0.0, 0.785},
+                        std::array<double, 7>{0.0, 0.0, 0.0, -1.571, 0.0, 0.2, 0.785},
+                        std::array<double, 7>{0.0, 0.3, 0.0, -1.8, 0.0, 0.6, 0.785},
+                        std::array<double, 7>{0.0, 0.0, 0.0, -2.0, 0.0, 2.0, 0.785}}) {
+    VecX start(arm_only.nq());
+    start << g[0], g[1], g[2], g[3], g[4], g[5], g[6], finger, finger;
+    starts.push_back(start);
   }
+  double miss = 0.0;
+  const VecX q = solveFrankaHandIk(ph, arm_only, base, centre, r, finger, starts, false, miss);
   if (miss > 1e-4)
     throw ScenarioError("pouring: Panda '" + name + "' cannot hold its bottle at (" +
                         std::to_string(centre.x()) + ", " + std::to_string(centre.y()) + ", " +
