@@ -46,7 +46,8 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
     // step matrix whole (Lemke 1.5 s a step on stir's 630 variables): 8 spheres there, and 8 wound
     // cable links (PATH: 60 s at 32).  The dish stack: a bowl pair at 16 triangles round (one
     // bowl on the floor for the LCP solvers); the bolt and nut at 48 columns a turn (the fewest
-    // its clearance allows is 35).
+    // its clearance allows is 35); the Panda's bowls at 16 triangles round; 9 poured particles
+    // (3 for the LCP solvers).
     const std::string spheres = dense_lcp ? ":spheres=8" : ":spheres=27";
     const std::string spec =
         s.name == "granular" || s.name == "stir" ? s.name + spheres
@@ -60,6 +61,8 @@ TEST_P(EverySolver, RunsEveryBuiltInScene) {
         : s.name == "dishstack"
             ? (dense_lcp ? "dishstack:pieces=1,segments=8" : "dishstack:pieces=2,segments=16")
         : s.name == "boltnut" ? "boltnut:segments=48"
+        : s.name == "dishes"  ? "dishes:segments=16"
+        : s.name == "pouring" ? (dense_lcp ? "pouring:particles=3" : "pouring:particles=9")
                               : s.name;
     // 60 iterations, except on the stiff wound cable, at its scene's 200 (APGD lets the chain
     // sink into the floor at 60).
