@@ -171,7 +171,14 @@ Model buildBoltNutScene(const ScenarioParams& p) {
   const BoltAndNut parts = boltAndNut(p);
   const double pitch = parts.bolt->spec().pitch;
 
-  if (p.getInt("robot") != 0) {
+  // A parameter of the other variant would be ignored: say so instead.
+  const bool robot = p.getInt("robot") != 0;
+  for (const char* name : {"duration", "press", "weld", "torque"})
+    if (p.given(name) && robot == (std::string(name) == "torque"))
+      throw ScenarioError(std::string("boltnut: ") + name +
+                          " applies to robot=" + (robot ? "0" : "1") +
+                          " only (this is robot=" + (robot ? "1" : "0") + ")");
+  if (robot) {
     m.name = "boltnut";
     // The bolt stands on a 0.2 m pedestal 0.45 m in front of the Panda.
     const Vec3 foot(0.45, 0.0, 0.2);

@@ -3,6 +3,7 @@
 // The same builders serve the command line, the tests, the examples and the benchmarks.
 #include <map>
 #include <numbers>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -33,12 +34,16 @@ struct ScenarioParameter {
 /// Parameter values by name, every declared parameter present (defaults filled in).
 class ScenarioParams {
  public:
-  explicit ScenarioParams(std::map<std::string, double> values) : values_(std::move(values)) {}
+  explicit ScenarioParams(std::map<std::string, double> values, std::set<std::string> given = {})
+      : values_(std::move(values)), given_(std::move(given)) {}
   double get(const std::string& name) const { return values_.at(name); }
   int getInt(const std::string& name) const { return static_cast<int>(values_.at(name)); }
+  /// Whether the scene spec set `name` (rather than its default).
+  bool given(const std::string& name) const { return given_.count(name) == 1; }
 
  private:
   std::map<std::string, double> values_;
+  std::set<std::string> given_;
 };
 
 struct Scenario {

@@ -395,7 +395,7 @@ ScenarioRequest parseScenarioSpec(const std::string& spec) {
       values[key] = value;
     }
   }
-  return ScenarioRequest{scenario, ScenarioParams(std::move(values))};
+  return ScenarioRequest{scenario, ScenarioParams(std::move(values), std::move(given))};
 }
 
 BuiltScene buildScenario(const std::string& spec) {
