@@ -206,6 +206,8 @@ TEST(SignedDistanceContact, ASphereInACupsCornerTouchesTheFloorAndTheWall) {
     EXPECT_NEAR(side.gap, from_wall, 1e-12) << "case " << k;
     EXPECT_GT(floor.normal.dot(up), 1.0 - 1e-12);
     EXPECT_GT(side.normal.dot(in), 1.0 - 1e-12);
+    // Distinct features: the two contacts keep their own warm starts (keys are pair + feature).
+    EXPECT_NE(floor.feature, side.feature);
   }
   // Beside the cup's outer bottom rim (a convex corner of the profile) the floor and the wall
   // segments share the nearest point: one contact.

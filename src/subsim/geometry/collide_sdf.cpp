@@ -218,7 +218,7 @@ void collideSignedDistance(const Shape& a, const Pose& pose_a, const Shape& b, c
       pieces.clear();
       Vec3 gradient;
       const double d = fieldDistance(field, centre, gradient);
-      if (d < margin + sphere.radius) pieces.push_back({d, gradient});
+      if (d < margin + sphere.radius) pieces.push_back({d, gradient, 0});
     }
     for (const SignedDistanceShape::PieceDistance& piece : pieces) {
       const Vec3 gradient = field_pose.rotate(piece.gradient);
@@ -226,6 +226,7 @@ void collideSignedDistance(const Shape& a, const Pose& pose_a, const Shape& b, c
       p.gap = piece.distance - sphere.radius;
       p.point = sphere_pose.position - (sphere.radius + 0.5 * p.gap) * gradient;
       p.normal = a_sphere ? gradient : Vec3(-gradient);
+      p.feature = piece.piece;
       out.push_back(p);
     }
     return;

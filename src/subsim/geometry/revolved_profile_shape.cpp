@@ -225,8 +225,8 @@ void RevolvedProfileShape::pieceDistances(const Vec3& p, double limit,
     const Vec2 offset = q - (seg.start + std::clamp(t, 0.0, 1.0) * seg.along);
     const double dist = offset.norm();
     if (dist - padding_ >= limit) continue;
-    out.push_back(
-        {dist - padding_, revolve(dist > 0.0 ? Vec2(offset / dist) : seg.normal, radial)});
+    out.push_back({dist - padding_, revolve(dist > 0.0 ? Vec2(offset / dist) : seg.normal, radial),
+                   static_cast<std::uint32_t>(k)});
   }
 }
 

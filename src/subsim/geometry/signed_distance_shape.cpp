@@ -10,7 +10,7 @@ void SignedDistanceShape::pieceDistances(const Vec3& p, double limit,
   out.clear();
   Vec3 gradient;
   const double d = distance(p, gradient);
-  if (d < limit) out.push_back({d, gradient});
+  if (d < limit) out.push_back({d, gradient, 0});
 }
 
 void SignedDistanceShape::setSurface(TriangleSurface surface, double thinnest) {

@@ -4,6 +4,7 @@
 // Sec. VII and Appendix B).  Another shape's contact with it is found by Frank-Wolfe over that
 // shape's triangles against this function, and this shape's triangles against the other's
 // (collide_sdf.hpp), so both roles need the function and the surface.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,7 @@ class SignedDistanceShape {
   struct PieceDistance {
     double distance;
     Vec3 gradient;
+    std::uint32_t piece;  // which piece: the contact's feature, for warm starts by key
   };
   virtual void pieceDistances(const Vec3& p, double limit, std::vector<PieceDistance>& out) const;
 
