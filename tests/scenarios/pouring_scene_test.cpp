@@ -27,8 +27,9 @@ TEST(Pouring, TwoPandasEachHoldABottleAndTheParticlesStartInTheSourceOne) {
 
 // 9 particles, the scene's 2 s tilt: with each of three solvers every particle ends inside the
 // target bottle (within its inner radius, between its floor and its rim), none on the floor, and
-// no contact penetrates by 1 mm.  (Tilted in 1 s, PGS threw one of the 9 over the target's rim.)  (Before sphere contacts took one point per piece of a revolved
-// profile, particles landing in the bottle's inner corner sank 2.5 mm into its floor.)
+// no contact penetrates by 1 mm.  (Tilted in 1 s, PGS threw one of the 9 over the target's rim.
+// Before sphere contacts took one point per piece of a revolved profile, particles landing in
+// the bottle's inner corner sank 2.5 mm into its floor.)
 TEST(Pouring, TheParticlesEndInTheTargetBottle) {
   for (const char* solver : {"subadmm", "canal", "pgs"}) {
     SCOPED_TRACE(solver);
