@@ -175,7 +175,7 @@ TEST(BoltNut, ThePandaThreadsTheNutOnePitchPerTurn) {
       if (c.type == ConstraintType::Contact) normal += w.lastSolution().lambda[c.row_offset];
     press += normal / p.dt / 120.0;
   }
-  EXPECT_LT(turn.total, -0.8 * 2.0 * kPi);  // 0.83 turn clockwise
+  EXPECT_LT(turn.total, -0.8 * 2.0 * kPi);  // 0.875 turn clockwise (5.5 rad) measured
   EXPECT_LT(worst, play + 5e-5);
   EXPECT_LT(worst_off_axis, 3e-4);
   EXPECT_GT(press, 3.0);  // N

@@ -3,7 +3,7 @@
 //   robot=1 (the paper's task): the Panda holds the nut in its hand ("the nut attached to the
 //     gripper"; the Franka Hand stands in for the paper's Hebi X5) and threads it down the bolt
 //     under Franka's joint impedance, along a helix of one pitch per turn that joint 7 turns
-//     through most of its range (0.83 turn, 4.1 mm of advance).
+//     through most of its range (5.5 rad: 0.875 turn, 4.4 mm of advance).
 //   robot=0 (the single-step study's scene): the nut alone, screwed down by a constant torque
 //     about the bolt's axis.  The thread makes it advance one pitch per turn.
 #include <cmath>

@@ -47,9 +47,8 @@ PandaWithBottle pandaHolding(const std::string& name, const Pose& base, const Ve
   out.ph = pandaWithHand();
   const PandaHand& ph = out.ph;
   const double finger = bottle.radius + kWall + 2e-4;
-  Articulation arm_only = ph.urdf.articulation;
-  for (int f : ph.finger_links) arm_only.links[f].lower = arm_only.links[f].upper = finger;
-  arm_only.finalize();
+  Articulation arm = ph.urdf.articulation;
+  arm.finalize();
   // The hand's z along the approach, its x up the bottle's axis, its fingers (y) across it.
   Mat3 r;
   r.col(2) = approach.normalized();
@@ -62,19 +61,19 @@ PandaWithBottle pandaHolding(const std::string& name, const Pose& base, const Ve
                         std::array<double, 7>{0.0, 0.0, 0.0, -1.571, 0.0, 0.2, 0.785},
                         std::array<double, 7>{0.0, 0.3, 0.0, -1.8, 0.0, 0.6, 0.785},
                         std::array<double, 7>{0.0, 0.0, 0.0, -2.0, 0.0, 2.0, 0.785}}) {
-    VecX start(arm_only.nq());
+    VecX start(arm.nq());
     start << g[0], g[1], g[2], g[3], g[4], g[5], g[6], finger, finger;
     starts.push_back(start);
   }
   double miss = 0.0;
-  const VecX q = solveFrankaHandIk(ph, arm_only, base, centre, r, finger, starts, false, miss);
+  const VecX q = solveFrankaHandIk(ph, arm, base, centre, r, finger, starts, false, miss);
   if (miss > 1e-4)
     throw ScenarioError("pouring: Panda '" + name + "' cannot hold its bottle at (" +
                         std::to_string(centre.x()) + ", " + std::to_string(centre.y()) + ", " +
                         std::to_string(centre.z()) + ") (" + std::to_string(miss * 1e3) +
                         " mm short)");
   std::vector<Pose> links;
-  forwardKinematics(arm_only, q, links);
+  forwardKinematics(arm, q, links);
   const Pose hand_world = base * links[static_cast<std::size_t>(ph.hand_link)];
   const Pose bottle_world{centre - Vec3(0.0, 0.0, 0.5 * bottle.height), Quat::Identity()};
   const Pose bottle_in_hand{hand_world.inverseTransformPoint(bottle_world.position),
@@ -99,13 +98,12 @@ std::shared_ptr<const SignedDistanceShape> bottleField(const Bottle& b, int segm
 
 /// Adds the robot and its shapes; the bottle (group kBottleGroup) meets neither hand nor
 /// fingers, only the particles and the other bottle.
-int addHolder(Model& m, PandaWithBottle& holder, const Shape& bottle, double mu) {
+void addHolder(Model& m, PandaWithBottle& holder, const Shape& bottle, double mu) {
   const int robot = addPandaWithHand(m, std::move(holder.robot), holder.ph, mu);
   BodyShape& s = m.shapes[static_cast<std::size_t>(
       m.addRobotShape(robot, holder.bottle_link, bottle, Pose(), mu))];
   s.group = kBottleGroup;
   s.mask = ~1u;
-  return robot;
 }
 
 }  // namespace

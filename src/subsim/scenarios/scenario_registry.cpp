@@ -299,7 +299,7 @@ const std::vector<Scenario>& builtinScenarios() {
        {{"robot", 1, 0, 1, true,
          "1: the Panda holds the nut in its hand and threads it; 0: the nut alone under a torque"},
         {"duration", 1, 0.1, 600, false,
-         "robot=1: time the Panda takes to turn the nut its 0.83 turn (4.1 mm down) in s"},
+         "robot=1: time the Panda takes to turn the nut its 0.875 turn (4.4 mm down) in s"},
         {"press", 0.002, 0, 0.02, false,
          "robot=1: how far below the thread's helix the hand's path runs in m (its impedance "
          "then presses the nut's flanks onto the bolt's)"},
