@@ -34,12 +34,12 @@ std::vector<std::string> splitCommas(const std::string& text) {
 /// The solvers of the paper's Table I, in its column order (PGS there is the accelerated one).
 constexpr const char* kPaperTableSolvers = "pgs-cg,pj,fadmm,nnewton,subadmm";
 constexpr int kPaperTableReplay = 50;
-// The beam needs 300 SubADMM iterations to complete its run (docs/deformables.md); one count for
-// all three scenes keeps the reference uniform.
+// A well-converged reference trajectory (SubADMM at 300 iterations; the beam needed them until
+// its node copies were unified, docs/deformables.md); one count for all three scenes.
 constexpr int kPaperTableReferenceIterations = 300;
 // --front's defaults: the comparison (SubADMM against the accelerated PGS), a doubling
 // sweep wide enough to reach both ends of the front, and a sample that keeps a scene's 2 x 7 x 2
-// cells to a minute or two here; the reference as --paper-table's (the beam needs 300).
+// cells to a minute or two here; the reference as --paper-table's.
 constexpr const char* kFrontSolvers = "subadmm,pgs-cg";
 constexpr const char* kFrontIterations = "5,10,20,40,80,160,320";
 constexpr int kFrontReplay = 30;

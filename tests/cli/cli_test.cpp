@@ -92,12 +92,17 @@ TEST(Cli, AGovernedRunEndsInTheSameState) {
   }
 }
 
-TEST(Cli, TheBeamRunsAtItsOwnIterationCapUnlessGiven) {
-  // SubADMM diverges on the 20-piece beam below about 300 iterations (docs/deformables.md).
-  Result r = run("run beam --steps 1 --json");
+TEST(Cli, AScenesOwnIterationCapHoldsUnlessGiven) {
+  // SubADMM diverges on the cable winding's stiff 320-link chain at 60 iterations: the scene
+  // asks for 200.  The beam, which asked for 300, runs at the solver's 60 since its pieces'
+  // node copies are unified after each step (docs/deformables.md).
+  Result r = run("run cablewind --steps 1 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "\"iterations_cap\": 300")) << r.out;
-  r = run("run beam --steps 1 --iterations 7 --json");
+  EXPECT_TRUE(contains(r.out, "\"iterations_cap\": 200")) << r.out;
+  r = run("run beam --steps 1 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "\"iterations_cap\": 60")) << r.out;
+  r = run("run cablewind --steps 1 --iterations 7 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "\"iterations_cap\": 7")) << r.out;
   r = run("run granular:spheres=8 --steps 1 --json");

@@ -68,6 +68,18 @@ void splitDeformable(DeformableBody& body) {
   body.node_home.resize(mesh.numNodes());
   for (int n = 0; n < mesh.numNodes(); ++n)
     body.node_home[n] = {first_copy_piece[n], first_copy_node[n]};
+  // Every further copy is joined to the home copy (above): group the interfaces by their home.
+  std::vector<std::vector<std::array<int, 2>>> others(mesh.numNodes());
+  for (const FemInterface& c : body.interfaces)
+    others[body.piece[c.piece_a].body_node[c.node_a]].push_back({c.piece_b, c.node_b});
+  body.shared_copies.clear();
+  body.shared_begin.assign(1, 0);
+  for (int n = 0; n < mesh.numNodes(); ++n) {
+    if (others[n].empty()) continue;
+    body.shared_copies.push_back(body.node_home[n]);
+    body.shared_copies.insert(body.shared_copies.end(), others[n].begin(), others[n].end());
+    body.shared_begin.push_back(static_cast<int>(body.shared_copies.size()));
+  }
 }
 
 double selfContactExclusion(const DeformableBody& body) {
@@ -89,6 +101,29 @@ std::vector<VecX> placedPieces(const DeformableBody& body, const Pose& pose) {
     out.push_back(std::move(x));
   }
   return out;
+}
+
+void unifyNodeCopies(const DeformableBody& body, std::vector<VecX>& fem_x,
+                     std::vector<VecX>& fem_v) {
+  for (size_t g = 0; g + 1 < body.shared_begin.size(); ++g) {
+    double mass = 0.0;
+    Vec3 x = Vec3::Zero(), v = Vec3::Zero();
+    for (int c = body.shared_begin[g]; c < body.shared_begin[g + 1]; ++c) {
+      const auto [piece, node] = body.shared_copies[c];
+      const double m = body.piece[piece].fem.lumpedMass()[3 * node];
+      mass += m;
+      x += m * fem_x[body.first_piece + piece].segment<3>(3 * node);
+      v += m * fem_v[body.first_piece + piece].segment<3>(3 * node);
+    }
+    if (!(mass > 0.0)) continue;  // a node no tet uses has no mass and no copies to merge
+    x /= mass;
+    v /= mass;
+    for (int c = body.shared_begin[g]; c < body.shared_begin[g + 1]; ++c) {
+      const auto [piece, node] = body.shared_copies[c];
+      fem_x[body.first_piece + piece].segment<3>(3 * node) = x;
+      fem_v[body.first_piece + piece].segment<3>(3 * node) = v;
+    }
+  }
 }
 
 int Model::numDeformablePieces() const {

@@ -68,6 +68,10 @@ struct DeformableBody {
   // Filled by Model::addDeformable.
   std::vector<FemPiece> piece;
   std::vector<FemInterface> interfaces;
+  /// The copies of every node that several pieces hold, grouped by node: group g is
+  /// shared_copies[shared_begin[g] .. shared_begin[g + 1]), {piece, node} each, the home first.
+  std::vector<std::array<int, 2>> shared_copies;
+  std::vector<int> shared_begin;
   std::vector<std::array<int, 3>> surface;  // outward boundary triangles, body nodes
   /// Per body node, the copy that stands for it in contacts and attachments: {piece, node}.
   std::vector<std::array<int, 2>> node_home;
@@ -85,5 +89,19 @@ double selfContactExclusion(const DeformableBody& body);
 
 /// Node positions of every piece at the rest mesh placed at `pose` (3 per node).
 std::vector<VecX> placedPieces(const DeformableBody& body, const Pose& pose);
+
+/// One node, one state: sets every copy of a shared node to the copies' mean position and
+/// velocity weighted by their lumped masses (the pieces' own tets' shares of the node's mass).
+/// fem_x and fem_v hold all deformables' pieces (State::fem_x, from body.first_piece on).
+///
+/// Why: a solver stopped after a fixed number of iterations leaves the copies apart by its
+/// interface residual, and the next step's bilateral rows (e = error / h) then push them back
+/// together, an impulse no physics asked for.  With SubADMM at tens of iterations on the
+/// 20-piece beam those pushes grew from step to step until the run diverged (step 14 at 60
+/// iterations).  The mean keeps the node's momentum and takes out only the kinetic energy of
+/// the copies' relative motion (a perfectly inelastic merge); when the copies already agree,
+/// as a converged solve leaves them, it changes nothing.  docs/deformables.md has the figures.
+void unifyNodeCopies(const DeformableBody& body, std::vector<VecX>& fem_x,
+                     std::vector<VecX>& fem_v);
 
 }  // namespace subsim

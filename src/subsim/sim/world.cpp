@@ -450,6 +450,8 @@ StepReport World::step() {
     state_.fem_x[k] += h * vhat;
     state_.fem_v[k] = g * (vhat - model_->theta * state_.fem_v[k]);
   }
+  for (const DeformableBody& body : model_->deformables)
+    unifyNodeCopies(body, state_.fem_x, state_.fem_v);
   state_.time = t + h;
 
   WarmStart& next = state_.warm_start;

@@ -41,14 +41,70 @@ constexpr double kMaxDrift = 100.0;
 // wide range: the cable's AA at 60 iterations fell from 4.79 to 3.31 with 10x for every
 // subsystem, and stir diverged more often with the robot's penalty held.
 constexpr double kInertialMaxDrift = 2.0;
+// A piece of an elastic body cut into several (an elastic piece, elasticPiece below, joined to
+// another by bilateral interface rows) keeps its penalty fixed at kElasticPenaltyFactor times
+// the rule.  On the paper's 20-piece beam (node copies unified after each step,
+// unifyNodeCopies in model/deformable_body.hpp) every penalty adapting diverged at 30 and 60
+// iterations (steps 9 and 39), the pieces' within 2x of the rule at 30 (step 73); fixed at 1x
+// the rule 30 iterations ended at AA 1.14 with 3.3 mm penetration, at 2x at AA 3.87 (60: 4.65,
+// 90: 4.95; docs/deformables.md).  A body in one piece keeps adapting: on the soft mat the fixed
+// 2x penalty took AA at 50 / 100 iterations from 7.92 / 11.33 to 5.31 / 5.93.
+constexpr double kElasticMaxDrift = 1.0;
+constexpr double kElasticPenaltyFactor = 2.0;
 
-// Whether subsystem i's A_i is its inertia alone, M_i / (1 - theta) (dense, with step data).
+// Whether subsystem i's A_i is its inertia alone, M_i / (1 - theta), in either storage.
 bool inertiaAlone(const StepProblem& p, int i) {
-  if (!p.has_step_data || p.isSparse(i) || p.subsystems[i].tree_offset >= 0) return false;
+  if (!p.has_step_data || p.subsystems[i].tree_offset >= 0) return false;
+  const double g = thetaFactor(p.theta);
+  if (p.isSparse(i)) {  // A_i and M_i share the pattern
+    const auto A = p.sparseA(i);
+    const auto M = p.sparseM(i);
+    const Eigen::Map<const VecX> a(A.valuePtr(), A.nonZeros()), m(M.valuePtr(), M.nonZeros());
+    return (a - g * m).cwiseAbs().maxCoeff() <= 1e-12 * a.cwiseAbs().maxCoeff();
+  }
   const auto A = p.A(i);
   const auto M = p.M(i);
-  return (A - thetaFactor(p.theta) * M).cwiseAbs().maxCoeff() <= 1e-12 * A.cwiseAbs().maxCoeff();
+  return (A - g * M).cwiseAbs().maxCoeff() <= 1e-12 * A.cwiseAbs().maxCoeff();
 }
+
+// Whether subsystem i is a piece of an elastic continuum: lumped point masses (M_i diagonal, the
+// same mass on each consecutive triple of DOF, as FEM nodes have and a rigid body's rotations do
+// not) with stiffness folded into A_i.  Decided from the data, so either storage and a problem
+// read from a file give the same answer.
+bool elasticPiece(const StepProblem& p, int i) {
+  if (!p.has_step_data || p.subsystems[i].tree_offset >= 0 || p.subsystems[i].dof % 3 != 0 ||
+      inertiaAlone(p, i))
+    return false;
+  // M_i's entries column by column (no copy: this runs in every solve's setup).
+  const auto forEachMassEntry = [&](auto&& f) {
+    if (p.isSparse(i)) {
+      const auto M = p.sparseM(i);
+      for (int c = 0; c < M.outerSize(); ++c)
+        for (int k = M.outerIndexPtr()[c]; k < M.outerIndexPtr()[c + 1]; ++k)
+          f(M.innerIndexPtr()[k], c, M.valuePtr()[k]);
+    } else {
+      const auto M = p.M(i);
+      for (int c = 0; c < M.cols(); ++c)
+        for (int r = 0; r < M.rows(); ++r) f(r, c, M(r, c));
+    }
+  };
+  double scale = 0.0;
+  forEachMassEntry([&](int r, int c, double m) {
+    if (r == c) scale = std::max(scale, std::abs(m));
+  });
+  if (!(scale > 0.0)) return false;
+  // Off the diagonal zero; on it, each DOF's mass that of the first DOF of its triple.
+  const auto diagonal = [&](int c) {
+    return p.isSparse(i) ? p.sparseM(i).coeff(c, c) : p.M(i)(c, c);
+  };
+  bool lumped = true;
+  forEachMassEntry([&](int r, int c, double m) {
+    if (lumped && (r != c || c % 3 != 0))
+      lumped = std::abs(r != c ? m : m - diagonal(c - c % 3)) <= 1e-12 * scale;
+  });
+  return lumped;
+}
+
 }  // namespace
 
 const OptionTable<SubadmmOptions>& SubadmmSolver::optionTable() {
@@ -179,6 +235,7 @@ void SubadmmSolver::prepare(const StepProblem& p, int threads) {
   inv_beta_.resize(ns);
   beta_initial_.resize(ns);
   max_drift_.resize(ns);
+  elastic_.resize(ns);
   impulse_scale_.resize(ns);
   kinv6_.resize(ns);
   small_factor_.assign(ns, 0);
@@ -270,6 +327,19 @@ void SubadmmSolver::andersonStep(const StepProblem& p, double* lambda) {
   aa_x_.swap(aa_g_);
 }
 
+bool SubadmmSolver::joinedToElasticPiece(const StepProblem& p, int i) const {
+  if (!elastic_[i]) return false;
+  for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
+    const Constraint& c = p.constraints[att_constraint_[sub_attachments_[q]]];
+    if (c.type != ConstraintType::Bilateral) continue;
+    for (int a = c.first_attachment; a < c.first_attachment + c.num_attachments; ++a) {
+      const int other = p.attachments[a].subsystem;
+      if (other != i && elastic_[other]) return true;
+    }
+  }
+  return false;
+}
+
 void SubadmmSolver::initialPenalty(const StepProblem& p, int i) {
   // SubadmmOptions::PenaltyRule.
   if (sub_begin_[i] == sub_begin_[i + 1]) {
@@ -289,9 +359,13 @@ void SubadmmSolver::initialPenalty(const StepProblem& p, int i) {
   } else {
     beta_[i] = options_.beta_scale * kDelassusPenaltyFactor * delassusPenalty(p, i);
   }
+  max_drift_[i] = inertiaAlone(p, i) ? kInertialMaxDrift : kMaxDrift;
+  if (joinedToElasticPiece(p, i)) {
+    beta_[i] *= kElasticPenaltyFactor;
+    max_drift_[i] = kElasticMaxDrift;
+  }
   inv_beta_[i] = 1.0 / beta_[i];
   beta_initial_[i] = beta_[i];
-  max_drift_[i] = inertiaAlone(p, i) ? kInertialMaxDrift : kMaxDrift;
   impulse_scale_[i] = p.bBlock(i).norm();
 }
 
@@ -524,6 +598,8 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
   bool stop = false;
 #pragma omp parallel num_threads(threads)
   {
+#pragma omp for schedule(static)
+    for (int i = 0; i < ns; ++i) elastic_[i] = elasticPiece(p, i);
 #pragma omp for schedule(static)
     for (int i = 0; i < ns; ++i) {
       sparse_.analyse(p, i, sub_attachments_.data() + sub_begin_[i],
