@@ -53,19 +53,29 @@ StepReport PythonWorld::step(int n) {
   return report;
 }
 
+namespace {
+// IndexError (pybind11 maps out_of_range) naming the index and the valid range; `none` when the
+// scene has no such thing.
+void checkIndex(const char* what, int index, size_t count, const char* none) {
+  const int n = static_cast<int>(count);
+  if (index < 0 || index >= n)
+    throw std::out_of_range(
+        std::string(what) + " " + std::to_string(index) +
+        (n == 0 ? std::string(": ") + none : ": expected 0.." + std::to_string(n - 1)));
+}
+}  // namespace
+
 void PythonWorld::checkBody(int body) const {
-  const int n = static_cast<int>(world_->model().bodies.size());
-  if (body < 0 || body >= n)
-    throw std::out_of_range("body " + std::to_string(body) + ": expected 0.." +
-                            std::to_string(n - 1));
+  checkIndex("body", body, world_->model().bodies.size(), "the scene has no body");
 }
 
 void PythonWorld::checkRobot(int robot) const {
-  const int n = static_cast<int>(world_->model().robots.size());
-  if (robot < 0 || robot >= n)
-    throw std::out_of_range(
-        "robot " + std::to_string(robot) +
-        (n == 0 ? ": the scene has no robot" : ": expected 0.." + std::to_string(n - 1)));
+  checkIndex("robot", robot, world_->model().robots.size(), "the scene has no robot");
+}
+
+void PythonWorld::checkDeformable(int deformable) const {
+  checkIndex("deformable", deformable, world_->model().deformables.size(),
+             "the scene has no deformable body");
 }
 
 // Sizes and finite values are the bindings' to check (readVector, readVec3: an error names the

@@ -61,6 +61,7 @@ class PythonWorld {
   /// Throws std::invalid_argument unless `body` / `robot` indexes the model.
   void checkBody(int body) const;
   void checkRobot(int robot) const;
+  void checkDeformable(int deformable) const;
 
  private:
   std::string scene_;

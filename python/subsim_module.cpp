@@ -36,6 +36,24 @@ Array matrix(int rows, int cols, Fill fill) {
   return a;
 }
 
+/// The `name` of each of `items` (bodies, robots, deformables).
+template <class T>
+std::vector<std::string> names(const std::vector<T>& items) {
+  std::vector<std::string> out;
+  for (const T& item : items) out.push_back(item.name);
+  return out;
+}
+
+/// Deformable d's mesh nodes, one row each from its home copy in `per_piece` (State::fem_x or
+/// fem_v).
+Array deformableNodeRows(const World& world, int d, const std::vector<VecX>& per_piece) {
+  const DeformableBody& body = world.model().deformables[d];
+  return matrix(body.rest_mesh.numNodes(), 3, [&](int n, double* r) {
+    const auto [piece, local] = body.node_home[n];
+    std::copy_n(per_piece[body.first_piece + piece].data() + 3 * local, 3, r);
+  });
+}
+
 Array vector(const VecX& v) {
   Array a(v.size());
   std::copy_n(v.data(), v.size(), a.mutable_data());
@@ -302,12 +320,7 @@ void bindWorld(py::module_& m) {
           "num_bodies",
           [](const W& w) { return static_cast<int>(w.world().model().bodies.size()); })
       .def_property_readonly("body_names",
-                             [](const W& w) {
-                               std::vector<std::string> names;
-                               for (const Body& b : w.world().model().bodies)
-                                 names.push_back(b.name);
-                               return names;
-                             })
+                             [](const W& w) { return names(w.world().model().bodies); })
       .def_property_readonly(
           "masses",
           [](const W& w) {
@@ -320,12 +333,7 @@ void bindWorld(py::module_& m) {
           "(bodies,) masses in kg of the free rigid bodies; 0 for static and kinematic bodies "
           "and robot links (a robot's mass is in its joint space).")
       .def_property_readonly("robot_names",
-                             [](const W& w) {
-                               std::vector<std::string> names;
-                               for (const Robot& r : w.world().model().robots)
-                                 names.push_back(r.name);
-                               return names;
-                             })
+                             [](const W& w) { return names(w.world().model().robots); })
       .def(
           "step",
           [](W& w, int n) {
@@ -420,6 +428,25 @@ void bindWorld(py::module_& m) {
             return vector(w.world().state().robot_q[r]);
           },
           py::arg("robot") = 0, "The robot's generalised coordinates q (nq).")
+      .def_property_readonly("deformable_names",
+                             [](const W& w) { return names(w.world().model().deformables); })
+      .def(
+          "deformable_nodes",
+          [](const W& w, int d) {
+            w.checkDeformable(d);
+            return deformableNodeRows(w.world(), d, w.world().state().fem_x);
+          },
+          py::arg("deformable") = 0,
+          "(nodes, 3) positions (m) of the FEM body's mesh nodes, in the rest mesh's order (a "
+          "node that several pieces hold has one position: their copies are kept together).")
+      .def(
+          "deformable_node_velocities",
+          [](const W& w, int d) {
+            w.checkDeformable(d);
+            return deformableNodeRows(w.world(), d, w.world().state().fem_v);
+          },
+          py::arg("deformable") = 0,
+          "(nodes, 3) velocities (m/s) of the FEM body's mesh nodes, as deformable_nodes.")
       .def(
           "robot_v",
           [](const W& w, int r) {

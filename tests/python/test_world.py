@@ -72,6 +72,29 @@ def test_arrays_have_the_right_shapes_and_units():
     assert np.allclose(dz, -0.51 * G * w.dt**2, rtol=1e-9)
 
 
+def test_fem_nodes_come_out_one_row_per_mesh_node():
+    # The soft ball on the floor (radius 4 cm), its fingers still open: one row per mesh node.
+    w = subsim.World("softball:cells=4")
+    assert w.deformable_names == ["ball"]
+    x = w.deformable_nodes(0)
+    assert x.shape[1] == 3 and x.shape[0] == 5**3
+    assert w.deformable_node_velocities(0).shape == x.shape
+    assert abs(x[:, 2].max() - x[:, 2].min() - 0.08) < 1e-3  # its diameter (m)
+    w.step(10)
+    x = w.deformable_nodes(0)
+    assert x[:, 2].min() > -1e-3  # not through the floor
+    # A beam cut into 2 pieces: the copies of the cut's nodes are one node, one position.
+    b = subsim.World("beam:cells=6,pieces=2,across=2")
+    b.step(3)
+    nodes = b.deformable_nodes(0)
+    assert nodes.shape == (7 * 3 * 3, 3)
+    assert np.isfinite(nodes).all()
+    with pytest.raises(IndexError, match="deformable 1: expected 0..0"):
+        b.deformable_nodes(1)
+    with pytest.raises(IndexError, match="the scene has no deformable body"):
+        subsim.World("sphere").deformable_nodes(0)
+
+
 def test_writing_velocities_changes_the_next_step():
     w = subsim.World("stack:boxes=1")
     box = w.body_names.index(next(b for b in w.body_names if "box" in b))
