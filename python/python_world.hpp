@@ -58,7 +58,8 @@ class PythonWorld {
   void stopRecording() { recorder_.reset(); }
   bool recording() const { return recorder_ != nullptr; }
 
-  /// Throws std::invalid_argument unless `body` / `robot` indexes the model.
+  /// Throw std::out_of_range (Python's IndexError) unless the index names a body / robot /
+  /// deformable body of the model.
   void checkBody(int body) const;
   void checkRobot(int robot) const;
   void checkDeformable(int deformable) const;

@@ -41,7 +41,7 @@ constexpr double kMaxDrift = 100.0;
 // wide range: the cable's AA at 60 iterations fell from 4.79 to 3.31 with 10x for every
 // subsystem, and stir diverged more often with the robot's penalty held.
 constexpr double kInertialMaxDrift = 2.0;
-// A piece of an elastic body cut into several (an elastic piece, elasticPiece below, joined to
+// A piece of an elastic body cut into several (lumpedPointMasses below, joined to
 // another by bilateral interface rows) keeps its penalty fixed at kElasticPenaltyFactor times
 // the rule.  On the paper's 20-piece beam (node copies unified after each step,
 // unifyNodeCopies in model/deformable_body.hpp) every penalty adapting diverged at 30 and 60
@@ -67,15 +67,14 @@ bool inertiaAlone(const StepProblem& p, int i) {
   return (A - g * M).cwiseAbs().maxCoeff() <= 1e-12 * A.cwiseAbs().maxCoeff();
 }
 
-// Whether subsystem i is a piece of an elastic continuum: lumped point masses (M_i diagonal, the
-// same mass on each consecutive triple of DOF, as FEM nodes have and a rigid body's rotations do
-// not) with stiffness folded into A_i.  Decided from the data, so either storage and a problem
-// read from a file give the same answer.
-bool elasticPiece(const StepProblem& p, int i) {
-  if (!p.has_step_data || p.subsystems[i].tree_offset >= 0 || p.subsystems[i].dof % 3 != 0 ||
-      inertiaAlone(p, i))
+// Whether subsystem i, whose A_i is not its inertia alone, is a piece of an elastic continuum:
+// lumped point masses (M_i diagonal, the same mass on each consecutive triple of DOF, as FEM
+// nodes have and a rigid body's rotations do not) with stiffness folded into A_i.  Decided from
+// the data, so either storage and a problem read from a file give the same answer.
+bool lumpedPointMasses(const StepProblem& p, int i) {
+  if (!p.has_step_data || p.subsystems[i].tree_offset >= 0 || p.subsystems[i].dof % 3 != 0)
     return false;
-  // M_i's entries column by column (no copy: this runs in every solve's setup).
+  // M_i's entries column by column, columns in order (no copy: this runs in every solve's setup).
   const auto forEachMassEntry = [&](auto&& f) {
     if (p.isSparse(i)) {
       const auto M = p.sparseM(i);
@@ -93,18 +92,20 @@ bool elasticPiece(const StepProblem& p, int i) {
     if (r == c) scale = std::max(scale, std::abs(m));
   });
   if (!(scale > 0.0)) return false;
-  // Off the diagonal zero; on it, each DOF's mass that of the first DOF of its triple.
-  const auto diagonal = [&](int c) {
-    return p.isSparse(i) ? p.sparseM(i).coeff(c, c) : p.M(i)(c, c);
-  };
+  // Off the diagonal zero; on it, each DOF's mass that of the first DOF of its triple (whose
+  // column came before).
   bool lumped = true;
+  double triple_mass = 0.0;
   forEachMassEntry([&](int r, int c, double m) {
-    if (lumped && (r != c || c % 3 != 0))
-      lumped = std::abs(r != c ? m : m - diagonal(c - c % 3)) <= 1e-12 * scale;
+    if (r != c)
+      lumped = lumped && std::abs(m) <= 1e-12 * scale;
+    else if (c % 3 == 0)
+      triple_mass = m;
+    else
+      lumped = lumped && std::abs(m - triple_mass) <= 1e-12 * scale;
   });
   return lumped;
 }
-
 }  // namespace
 
 const OptionTable<SubadmmOptions>& SubadmmSolver::optionTable() {
@@ -113,7 +114,8 @@ const OptionTable<SubadmmOptions>& SubadmmSolver::optionTable() {
       OptionTable<O>()
           .flag("adaptive_beta", &O::adaptive_beta,
                 "adapt each subsystem's penalty by residual balancing (every 5 iterations, at "
-                "most 2x per change and 100x from the initial value, 2x for a free rigid body)")
+                "most 2x per change and 100x from the initial value, 2x for a free rigid body, "
+                "none for the pieces of an elastic body cut into several)")
           .choice(
               "residual", &O::residual,
               {{"primal-dual", O::Residual::PrimalDual}, {"icra-theta", O::Residual::IcraTheta}},
@@ -235,6 +237,7 @@ void SubadmmSolver::prepare(const StepProblem& p, int threads) {
   inv_beta_.resize(ns);
   beta_initial_.resize(ns);
   max_drift_.resize(ns);
+  inertial_.resize(ns);
   elastic_.resize(ns);
   impulse_scale_.resize(ns);
   kinv6_.resize(ns);
@@ -359,7 +362,7 @@ void SubadmmSolver::initialPenalty(const StepProblem& p, int i) {
   } else {
     beta_[i] = options_.beta_scale * kDelassusPenaltyFactor * delassusPenalty(p, i);
   }
-  max_drift_[i] = inertiaAlone(p, i) ? kInertialMaxDrift : kMaxDrift;
+  max_drift_[i] = inertial_[i] ? kInertialMaxDrift : kMaxDrift;
   if (joinedToElasticPiece(p, i)) {
     beta_[i] *= kElasticPenaltyFactor;
     max_drift_[i] = kElasticMaxDrift;
@@ -599,7 +602,10 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
 #pragma omp parallel num_threads(threads)
   {
 #pragma omp for schedule(static)
-    for (int i = 0; i < ns; ++i) elastic_[i] = elasticPiece(p, i);
+    for (int i = 0; i < ns; ++i) {
+      inertial_[i] = inertiaAlone(p, i);
+      elastic_[i] = !inertial_[i] && lumpedPointMasses(p, i);
+    }
 #pragma omp for schedule(static)
     for (int i = 0; i < ns; ++i) {
       sparse_.analyse(p, i, sub_attachments_.data() + sub_begin_[i],

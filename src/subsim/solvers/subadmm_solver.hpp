@@ -122,7 +122,7 @@ class SubadmmSolver final : public SolverWithOptions<SubadmmSolver, SubadmmOptio
   void prepare(const StepProblem& problem, int threads);
   void initialPenalty(const StepProblem& problem, int subsystem);
   /// Whether subsystem i is an elastic piece joined by a bilateral row to another (a piece of
-  /// an elastic body cut into several); elastic_ must be filled.
+  /// an elastic body cut into several); elastic_ must be filled for every subsystem.
   bool joinedToElasticPiece(const StepProblem& problem, int subsystem) const;
   void factorize(const StepProblem& problem, int subsystem);
   /// True when a factorisation of this solve failed (read in a single region: no race).
@@ -152,10 +152,12 @@ class SubadmmSolver final : public SolverWithOptions<SubadmmSolver, SubadmmOptio
   // Penalties and per-subsystem factorisations of A_i + beta_i J_i^T J_i.
   DoubleBuffer beta_, inv_beta_;
   DoubleBuffer beta_initial_,
-      impulse_scale_;          // rule (23)'s beta_i and ||b_i|| (adaptation guards)
-  DoubleBuffer max_drift_;     // how far beta_i may drift from beta_initial_ either way
-  std::vector<char> elastic_;  // per subsystem: a piece of an elastic continuum (elasticPiece)
-  std::vector<Mat6> kinv6_;    // (A_i + beta_i J_i^T J_i)^{-1} for 6-DOF subsystems
+      impulse_scale_;       // rule (23)'s beta_i and ||b_i|| (adaptation guards)
+  DoubleBuffer max_drift_;  // how far beta_i may drift from beta_initial_ either way
+  // Per subsystem, set in each solve's setup: A_i is its inertia alone (a free rigid body); a
+  // piece of an elastic continuum (lumped point masses and stiffness in A_i).
+  std::vector<char> inertial_, elastic_;
+  std::vector<Mat6> kinv6_;  // (A_i + beta_i J_i^T J_i)^{-1} for 6-DOF subsystems
   // ... and the Cholesky factors of other small dense ones (small_factor_[i] set), at
   // small_offset_[i] (solvers/small_spd_factor.hpp).
   std::vector<char> small_factor_;
