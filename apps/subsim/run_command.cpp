@@ -54,7 +54,7 @@ struct RunFigures {
   long iterations_sum = 0;
   long contacts_sum = 0;
   DoubleBuffer solver_ms, step_ms;
-  double solver_setup_ms_sum = 0.0;
+  double solver_setup_ms_sum = 0.0, collision_ms_sum = 0.0, assembly_ms_sum = 0.0;
   double accuracy_sum = 0.0, accuracy_fb_sum = 0.0, natural_map_sum = 0.0;
   int steps_with_constraints = 0, steps_with_contacts = 0;
   double bilateral_max = 0.0, dynamics_max = 0.0, penetration_max = 0.0;
@@ -169,6 +169,8 @@ int runSimulation(const RunOptions& o) {
     f.contacts_sum += r.contacts;
     f.solver_ms.push_back(r.solver_ms);
     f.solver_setup_ms_sum += r.solver_setup_ms;
+    f.collision_ms_sum += r.collision_ms;
+    f.assembly_ms_sum += r.assembly_ms;
     f.step_ms.push_back(r.step_ms);
     // As in bench: a step without constraints has nothing to judge (accuracyOf would report a
     // perfect 16), and the Fischer-Burmeister figure only exists with contacts.
@@ -217,6 +219,8 @@ int runSimulation(const RunOptions& o) {
   j["solver_ms_median"] = median(f.solver_ms);
   j["solver_setup_ms_mean"] = f.solver_setup_ms_sum / n;
   j["step_ms_mean"] = mean(f.step_ms);
+  j["collision_ms_mean"] = f.collision_ms_sum / n;
+  j["assembly_ms_mean"] = f.assembly_ms_sum / n;
   j["accuracy_mean"] = f.steps_with_constraints > 0
                            ? nlohmann::json(f.accuracy_sum / f.steps_with_constraints)
                            : nlohmann::json(nullptr);

@@ -46,6 +46,8 @@ TEST(Cli, JsonRunPrintsExactlyOneObjectWithTheContractFields) {
                             "solver_ms_median",
                             "solver_setup_ms_mean",
                             "step_ms_mean",
+                            "collision_ms_mean",
+                            "assembly_ms_mean",
                             "accuracy_mean",
                             "accuracy_fb_mean",
                             "natural_map_error_mean",

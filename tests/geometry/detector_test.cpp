@@ -189,6 +189,37 @@ TEST(Detectors, SameContactsInTheSameOrderOnAnyThreadCount) {
   }
 }
 
+// A pile large enough that the sweep and the narrow phase split into chunks (several thousand
+// boxes and pairs): the chunks joined give brute force's points in brute force's order.
+TEST(Detectors, ChunkedSweepAndNarrowPhaseGiveTheSerialPoints) {
+  std::vector<CollisionObject> objects;
+  objects.push_back(CollisionObject{Shape::plane(), makePose(Vec3(0, 0, 0)), 0.0, false});
+  std::mt19937 rng(5);
+  const int side = 14;
+  for (int i = 0; i < side; ++i)
+    for (int j = 0; j < side; ++j)
+      for (int k = 0; k < side; ++k) {
+        // Radius 0.1 on a 0.19 lattice, jittered: each sphere touches most of its neighbours.
+        const Vec3 at = 0.19 * Vec3(i, j, k) + Vec3(0, 0, 0.09) + randomVec(rng, -0.01, 0.01);
+        objects.push_back(CollisionObject{Shape::sphere(0.1), makePose(at), 0.005, true});
+      }
+  const PairFilter odd_out = [](int a, int b) { return (a + b) % 7 != 0; };
+  std::vector<ContactPoint> reference;
+  makeBruteForceDetector()->detect(objects, odd_out, reference);
+  EXPECT_GT(reference.size(), 6000u);
+  const auto sap = makeSweepAndPruneDetector();
+  for (int threads : {1, 2, 3, 8}) {
+    sap->setThreads(threads);
+    std::vector<ContactPoint> points;
+    sap->detect(objects, odd_out, points);
+    EXPECT_TRUE(samePoints(reference, points)) << threads << " threads";
+    // Warm: the chunks' buffers have grown, and the next call allocates nothing.
+    const long before = test::allocationCount();
+    sap->detect(objects, odd_out, points);
+    EXPECT_EQ(test::allocationCount(), before) << threads << " threads";
+  }
+}
+
 TEST(Detectors, NoAllocationOnceWarm) {
   std::mt19937 rng(77);
   const auto objects = randomScene(rng, 200, true);

@@ -116,5 +116,16 @@ TEST(SetState, WarmStartPointingOutsideItsLambdaIsRefused) {
   EXPECT_THROW(world.setState(unsorted), std::invalid_argument);
 }
 
+// The step's phases are disjoint parts of it (a bookkeeping contract, not a timing).
+TEST(StepReport, PhasesArePartsOfTheStep) {
+  World world(sharedModel("granular:spheres=27"), settings());
+  for (int k = 0; k < 5; ++k) {
+    const StepReport r = world.step();
+    EXPECT_GT(r.collision_ms, 0.0);
+    EXPECT_GT(r.assembly_ms, 0.0);
+    EXPECT_LE(r.collision_ms + r.assembly_ms + r.solver_ms, r.step_ms);
+  }
+}
+
 }  // namespace
 }  // namespace subsim

@@ -5,11 +5,17 @@
 #include "subsim/assembly/constraint_rows.hpp"
 #include "subsim/assembly/deformable_rows.hpp"
 #include "subsim/formulation/ncp_form.hpp"
+#include "subsim/math/parallel_team.hpp"
 #include "subsim/model/integrator.hpp"
 
 namespace subsim {
 
 namespace {
+// Below these counts per thread, rigid subsystems' blocks and contacts' rows are filled on one
+// thread (parallel_team.hpp).
+constexpr std::size_t kRigidSubsystemsPerThread = 512;
+constexpr std::size_t kContactsPerThread = 512;
+
 std::uint64_t mix64(std::uint64_t x) {
   // splitmix64 finaliser: spreads small integers over all 64 bits.
   x += 0x9e3779b97f4a7c15ull;
@@ -59,6 +65,7 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
   // Subsystem blocks: A = M_k / (1 - theta), b = M_k v_k / (1 - theta) + h f_k per body (2 M_k
   // and 2 M_k v_k + h f_k at the midpoint theta = 1/2).
   const double g = thetaFactor(model.theta);
+  rigid_subsystems_.clear();
   for (int s = 0; s < partition.numSubsystems(); ++s) {
     if (partition.piece_of_subsystem[s] >= 0) {
       const int piece = partition.piece_of_subsystem[s];
@@ -86,6 +93,14 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
     }
     if (!partition.bodies[s].empty())
       problem.subsystems[sub].substructure = model.bodies[partition.bodies[s].front()].substructure;
+    rigid_subsystems_.emplace_back(s, sub);
+  }
+  // The rigid bodies' blocks, once every subsystem has its place: each writes its own.
+  const int rigid = static_cast<int>(rigid_subsystems_.size());
+#pragma omp parallel for schedule(static) \
+    num_threads(parallelTeam(threads_, rigid_subsystems_.size(), kRigidSubsystemsPerThread))
+  for (int k = 0; k < rigid; ++k) {
+    const auto [s, sub] = rigid_subsystems_[k];
     auto A = problem.A(sub);
     auto b = problem.bBlock(sub);
     auto M = problem.M(sub);
@@ -139,7 +154,8 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
     c.body_a = model.shapes[cp.object_a].body;
     c.body_b = model.shapes[cp.object_b].body;
     c.geometry = cp.geometry;
-    c.constraint = addContactConstraint(ctx, c, problem);
+    c.constraint = reserveContactConstraint(ctx, c, problem);
+    if (contactOnRobot(ctx, c)) fillContactConstraint(ctx, c, c.constraint, problem);
     contacts_.push_back(c);
     if (cp.object_a != pair_a || cp.object_b != pair_b) {
       pair_a = cp.object_a;
@@ -150,6 +166,14 @@ void Assembler::assemble(const Model& model, const Partition& partition, const S
       if (set_first[set] < 0) set_first[set] = c.constraint;
       problem.constraints[c.constraint].subcontact_set = set_first[set];
     }
+  }
+  // The rows of the contacts reserved above, each writing its own constraint's entries.
+  const int reserved = static_cast<int>(contacts_.size());
+#pragma omp parallel for schedule(static) \
+    num_threads(parallelTeam(threads_, contacts_.size(), kContactsPerThread))
+  for (int k = 0; k < reserved; ++k) {
+    const AssembledContact& c = contacts_[k];
+    if (!contactOnRobot(ctx, c)) fillContactConstraint(ctx, c, c.constraint, problem);
   }
   if (deformable_contacts)
     for (DeformableShapeContact& c : *deformable_contacts)

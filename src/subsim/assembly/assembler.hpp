@@ -21,6 +21,7 @@
 //   springs         soft rows lambda = -k' e - c' J vhat with k' = h k, c' = h c + h^2 k / 2
 //                   (implicit midpoint on the elastic force).
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "subsim/assembly/deformable_rows.hpp"
@@ -78,11 +79,16 @@ class Assembler {
                 StepProblem& problem,
                 std::vector<DeformableShapeContact>* deformable_contacts = nullptr);
   const std::vector<AssembledContact>& assembledContacts() const { return contacts_; }
+  /// OpenMP threads for the rigid bodies' blocks and the contacts' rows (0: OpenMP's default);
+  /// the problem is the same for every count.
+  void setThreads(int threads) { threads_ = threads; }
 
  private:
   std::vector<AssembledContact> contacts_;
   std::vector<RobotAssembly> robots_;
   DeformableAssembly deformables_;
+  std::vector<std::pair<int, int>> rigid_subsystems_;  // (partition subsystem, problem subsystem)
+  int threads_ = 1;
 };
 
 /// A persistent, non-zero key for a contact between two shapes with a narrow-phase feature id.

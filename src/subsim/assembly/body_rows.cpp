@@ -1,4 +1,7 @@
 #include "subsim/assembly/body_rows.hpp"
+
+#include <cassert>
+
 #include "subsim/assembly/constraint_rows.hpp"
 #include "subsim/assembly/robot_rows.hpp"
 
@@ -14,14 +17,16 @@ TwistRows pointVelocityRows(const Vec3& r, const Vec3* directions, int count) {
 }
 
 void addBodyRows(StepProblem& problem, const AssemblyContext& ctx, int body, const TwistRows& G,
-                 double sign) {
+                 double sign, int constraint) {
   if (body < 0) return;
   const BodyKind kind = ctx.model.bodies[body].kind;
   if (kind == BodyKind::Static) return;
+  const bool last = constraint < 0;
+  if (last) constraint = problem.numConstraints() - 1;
   if (kind == BodyKind::Kinematic) {
     Vec6 twist;
     twist << ctx.state.linear_velocity[body], ctx.state.angular_velocity[body];
-    const Constraint& c = problem.constraints.back();
+    const Constraint& c = problem.constraints[static_cast<std::size_t>(constraint)];
     for (int k = 0; k < G.rows(); ++k) {
       const int row = c.row_offset + k;
       // A soft row lambda = -k e - c (J_a v_a + J_b v_b) with v_b known is -k e' - c J_a v_a with
@@ -34,11 +39,15 @@ void addBodyRows(StepProblem& problem, const AssemblyContext& ctx, int body, con
   }
   const int subsystem = ctx.partition.subsystem_of_body[body];
   if (kind == BodyKind::Articulated) {
+    assert(constraint == problem.numConstraints() - 1);
     const Body& b = ctx.model.bodies[body];
     problem.addTreeBodyRows(ctx.robots[b.robot].tree_body[b.link], sign * G);
     return;
   }
-  auto J = problem.jacobianFor(subsystem);
+  const int reserved = last ? -1 : problem.findAttachment(constraint, subsystem);
+  assert(last || reserved >= 0);
+  auto J = reserved >= 0 ? problem.J(problem.attachments[static_cast<std::size_t>(reserved)])
+                         : problem.jacobianFor(subsystem);
   J.block(0, ctx.partition.offset_in_subsystem[body], G.rows(), 6) += sign * G;
 }
 

@@ -25,7 +25,10 @@ struct AssemblyContext {
 /// with G as the block's per-body factor (StepProblem::addTreeBodyRows); for a kinematic body as
 /// the known term e += sign * G [v; omega] (times c / k on soft rows, whose k and c must be set
 /// first); nothing for a static body or the world (body -1).
+/// `constraint` names an earlier constraint instead of the last (-1): its J block on a dynamic
+/// body's subsystem must exist then (reserved), and it may not be on a robot link; that form
+/// writes only the constraint's own entries, so that constraints can be filled in parallel.
 void addBodyRows(StepProblem& problem, const AssemblyContext& ctx, int body, const TwistRows& G,
-                 double sign);
+                 double sign, int constraint = -1);
 
 }  // namespace subsim

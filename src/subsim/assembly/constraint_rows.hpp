@@ -19,9 +19,19 @@ double grainFrame(const AssemblyContext& ctx, int shape, double other_mu, Vec3 d
 /// Makes the last added constraint a contact's: Speculative stabilisation (StepProblem::erp), the
 /// raw gap on its normal row, and its frame.
 void setContactRows(StepProblem& problem, const Vec3& point, const Vec3& normal, double gap);
-/// Returns the constraint index.
+/// Returns the constraint index: reserveContactConstraint, then fillContactConstraint.
 int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& contact,
                          StepProblem& problem);
+/// A contact's constraint in two parts, so that the second can run in parallel: the first
+/// (serial: it grows the problem) adds the constraint, its frame and a zero J block on each
+/// dynamic body's subsystem; the second computes the rows and writes only constraint j's
+/// entries.  A contact on a robot link gets its blocks as its rows are added: it must be filled
+/// right after it is reserved (contactOnRobot).
+int reserveContactConstraint(const AssemblyContext& ctx, const AssembledContact& contact,
+                             StepProblem& problem);
+void fillContactConstraint(const AssemblyContext& ctx, const AssembledContact& contact, int j,
+                           StepProblem& problem);
+bool contactOnRobot(const AssemblyContext& ctx, const AssembledContact& contact);
 
 /// A body's pose (the identity for the world, body -1).
 Pose poseOf(const AssemblyContext& ctx, int body);

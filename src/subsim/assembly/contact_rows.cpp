@@ -25,11 +25,31 @@ double grainFrame(const AssemblyContext& ctx, int shape, double other_mu, Vec3 d
   return std::sqrt(grain.mu_across * other_mu);
 }
 
-int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& c,
-                         StepProblem& problem) {
+bool contactOnRobot(const AssemblyContext& ctx, const AssembledContact& c) {
+  const auto articulated = [&](int body) {
+    return body >= 0 && ctx.model.bodies[body].kind == BodyKind::Articulated;
+  };
+  return articulated(c.body_a) || articulated(c.body_b);
+}
+
+int reserveContactConstraint(const AssemblyContext& ctx, const AssembledContact& c,
+                             StepProblem& problem) {
   const double mu = ctx.model.frictionBetween(c.shape_a, c.shape_b);
   const int j = problem.addConstraint(ConstraintType::Contact, 3, mu,
                                       contactKey(c.shape_a, c.shape_b, c.geometry.feature));
+  problem.constraints[j].stabilization = Stabilization::Speculative;
+  problem.setContactFrame(c.geometry.point, c.geometry.normal);
+  // A robot link's block is made as its rows are added (addTreeBodyRows), in the order of the
+  // two bodies: such a contact is filled at once, and gets no block here.
+  if (contactOnRobot(ctx, c)) return j;
+  for (const int body : {c.body_a, c.body_b})
+    if (body >= 0 && ctx.model.bodies[body].kind == BodyKind::Dynamic)
+      problem.jacobianFor(ctx.partition.subsystem_of_body[body]);
+  return j;
+}
+
+void fillContactConstraint(const AssemblyContext& ctx, const AssembledContact& c, int j,
+                           StepProblem& problem) {
   Vec3 dirs[3];
   dirs[0] = c.geometry.normal;
   tangentBasis(dirs[0], dirs[1], dirs[2]);
@@ -42,12 +62,23 @@ int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& c,
         mu_t2_a >= 0.0 ? mu_t2_a : grainFrame(ctx, c.shape_b, ctx.model.shapes[c.shape_a].mu, dirs);
   }
   const Vec3& p = c.geometry.point;
-  // Rows [n, t1, t2] of the velocity of A relative to B at the contact point.
+  // Rows [n, t1, t2] of the velocity of A relative to B at the contact point.  A contact on a
+  // robot is the last constraint (filled as it is reserved): its rows go in as addBodyRows adds
+  // a last constraint's.
+  const int target = contactOnRobot(ctx, c) ? -1 : j;
   addBodyRows(problem, ctx, c.body_a,
-              pointVelocityRows(p - ctx.state.pose[c.body_a].position, dirs, 3), 1.0);
+              pointVelocityRows(p - ctx.state.pose[c.body_a].position, dirs, 3), 1.0, target);
   addBodyRows(problem, ctx, c.body_b,
-              pointVelocityRows(p - ctx.state.pose[c.body_b].position, dirs, 3), -1.0);
-  setContactRows(problem, p, dirs[0], c.geometry.gap);
+              pointVelocityRows(p - ctx.state.pose[c.body_b].position, dirs, 3), -1.0, target);
+  const Constraint& constraint = problem.constraints[j];
+  problem.error[constraint.row_offset] = c.geometry.gap;
+  problem.frames[constraint.frame] = ContactFrame{p, dirs[0]};
+}
+
+int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& c,
+                         StepProblem& problem) {
+  const int j = reserveContactConstraint(ctx, c, problem);
+  fillContactConstraint(ctx, c, j, problem);
   return j;
 }
 

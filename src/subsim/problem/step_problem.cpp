@@ -246,8 +246,8 @@ void StepProblem::popConstraint() {
   soft_c.resize(rows);
 }
 
-int StepProblem::findAttachment(int subsystem) const {
-  const Constraint& c = constraints.back();
+int StepProblem::findAttachment(int constraint, int subsystem) const {
+  const Constraint& c = constraints[static_cast<std::size_t>(constraint)];
   for (int k = 0; k < c.num_attachments; ++k) {
     if (attachments[c.first_attachment + k].subsystem == subsystem) return c.first_attachment + k;
   }
@@ -268,7 +268,7 @@ Attachment& StepProblem::newAttachment(int subsystem, int width) {
 }
 
 int StepProblem::attachmentFor(int subsystem, bool& created) {
-  const int found = findAttachment(subsystem);
+  const int found = findAttachment(numConstraints() - 1, subsystem);
   created = found < 0;
   if (!created) {
     if (isSparse(attachments[found]))
@@ -293,7 +293,7 @@ Eigen::Map<RowMajorMatX> StepProblem::sparseJacobianFor(int subsystem,
   if (columns.empty())
     throw std::logic_error("sparseJacobianFor: no columns given for subsystem " +
                            std::to_string(subsystem));
-  if (findAttachment(subsystem) >= 0)
+  if (findAttachment(numConstraints() - 1, subsystem) >= 0)
     throw std::logic_error("sparseJacobianFor: the constraint already has a block on subsystem " +
                            std::to_string(subsystem));
   Attachment& a = newAttachment(subsystem, static_cast<int>(columns.size()));

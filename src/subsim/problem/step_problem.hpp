@@ -279,6 +279,8 @@ struct StepProblem {
   /// J_ij of a dense block (asserted).
   Eigen::Map<const RowMajorMatX> J(const Attachment& attachment) const;
   Eigen::Map<RowMajorMatX> J(const Attachment& attachment);
+  /// Constraint `constraint`'s block on `subsystem` (an index into attachments), or -1.
+  int findAttachment(int constraint, int subsystem) const;
   static bool isSparse(const Attachment& a) { return a.width > 0; }
   /// True when some J block is stored sparse.
   bool hasSparseJacobians() const;
@@ -328,7 +330,6 @@ struct StepProblem {
   std::string check() const;
 
  private:
-  int findAttachment(int subsystem) const;  // the last constraint's block on it, or -1
   Attachment& newAttachment(int subsystem, int width);
   int attachmentFor(int subsystem, bool& created);
   std::string checkSparseColumns(const Attachment& a) const;

@@ -10,11 +10,16 @@
 
 #include "subsim/articulation/articulation_dynamics.hpp"
 #include "subsim/geometry/signed_distance_shape.hpp"
+#include "subsim/math/parallel_team.hpp"
 #include "subsim/model/integrator.hpp"
 
 namespace subsim {
 
 namespace {
+
+// Items per thread below which the step's own loops stay on one thread (parallel_team.hpp).
+constexpr std::size_t kBodiesPerThread = 512;
+constexpr std::size_t kConstraintsPerThread = 1024;
 
 /// A controller's inputs must fit the model: one force and torque per body, and per robot a
 /// joint torque and velocity target of nv entries and a position target of nq (or none).
@@ -231,7 +236,11 @@ void World::warmStart() {
   // vhat guess: the current velocities; lambda: the previous step's impulse of the constraint
   // with the same key (contact shape pair + feature, joint, spring), zero for new ones.
   solution_.vhat.resize(problem_.numDof());
-  for (int s = 0; s < partition_.numSubsystems(); ++s)
+  const int threads = settings_.solver_settings.threads;
+  const int subsystems = partition_.numSubsystems();
+#pragma omp parallel for schedule(static) \
+    num_threads(parallelTeam(threads, subsystems, kBodiesPerThread))
+  for (int s = 0; s < subsystems; ++s)
     for (int body : partition_.bodies[s]) {
       const int o = problem_.subsystems[s].dof_offset + partition_.offset_in_subsystem[body];
       solution_.vhat.segment<3>(o) = state_.linear_velocity[body];
@@ -249,9 +258,14 @@ void World::warmStart() {
   // state starts its solve from exactly what the original run did.
   const WarmStart& previous = state_.warm_start;
   solution_.lambda.setZero(problem_.numRows());
-  for (const Constraint& c : problem_.constraints)
+  const int constraints = problem_.numConstraints();
+#pragma omp parallel for schedule(static) \
+    num_threads(parallelTeam(threads, constraints, kConstraintsPerThread))
+  for (int j = 0; j < constraints; ++j) {
+    const Constraint& c = problem_.constraints[j];
     if (const int offset = previous.offsetOf(c.key, c.rows); offset >= 0)
       solution_.lambda.segment(c.row_offset, c.rows) = previous.lambda.segment(offset, c.rows);
+  }
 }
 
 std::string World::checkDivergence(double max_penetration) const {
@@ -337,6 +351,7 @@ StepReport World::step() {
     }
 
   // 1. collide
+  const auto t_collide = Clock::now();
   buildCollisionObjects(h);
   const PairFilter filter = [this](int a, int b) {
     const BodyShape& sa = model_->shapes[a];
@@ -366,7 +381,11 @@ StepReport World::step() {
                   c.node_deformable};
     }
 
+  report.collision_ms = msSince(t_collide);
+
   // 2. assemble, with the warm start mapped by key
+  const auto t_assemble = Clock::now();
+  assembler_.setThreads(settings_.solver_settings.threads);
   assembler_.assemble(*model_, partition_, state_, forces_, contacts_, h, problem_,
                       &deformable_contacts_);
   // No solver can take a non-finite problem: the step diverges here, the state stays as it was.
@@ -382,6 +401,7 @@ StepReport World::step() {
   warmStart();
   warm_start_.vhat = solution_.vhat;
   warm_start_.lambda = solution_.lambda;
+  report.assembly_ms = msSince(t_assemble);
 
   // 3. solve
   const auto t_solve = Clock::now();
@@ -416,7 +436,10 @@ StepReport World::step() {
   }
 
   // 4. integrate
-  for (int b = 0; b < state_.numBodies(); ++b) {
+  const int bodies = state_.numBodies();
+#pragma omp parallel for schedule(static) \
+    num_threads(parallelTeam(settings_.solver_settings.threads, bodies, kBodiesPerThread))
+  for (int b = 0; b < bodies; ++b) {
     const Body& body = model_->bodies[b];
     if (body.kind == BodyKind::Kinematic) {
       state_.pose[b] = body.trajectory.pose(t + h);

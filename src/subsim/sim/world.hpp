@@ -54,6 +54,11 @@ struct StepReport {
   double solver_ms = 0.0;  // solve only (factorisation included; collision, assembly excluded)
   double solver_setup_ms = 0.0;  // of solver_ms: the solver's own setup (SolveStats::setup_ms)
   double step_ms = 0.0;          // the whole step
+  // Of step_ms, the phases outside the solve: collision detection (rigid and deformable), and
+  // assembly (the problem, its finiteness check and the warm start).  The rest of step_ms less
+  // solver_ms is integration and the divergence check.
+  double collision_ms = 0.0;
+  double assembly_ms = 0.0;
   double max_penetration = 0.0;  // m, max(0, -gap) at collision detection
   bool diverged = false;
   std::string divergence;  // why, when diverged
