@@ -54,6 +54,7 @@ Model buildCableScene(const ScenarioParams& params) {
 
   CosseratCableSpec spec;
   spec.segments = segments;
+  spec.segments_per_subsystem = params.getInt("per_subsystem");
   spec.start = Vec3(-half_span, 0.0, height);
   spec.direction = Vec3::UnitX();
   spec.mu = mu;

@@ -61,7 +61,9 @@ const std::vector<Scenario>& builtinScenarios() {
         // Above 0.82 m the arms cannot raise the ends the further 0.1 m the plan asks for.
         {"height", 0.8, 0.3, 0.8, false, "height of the cable's ends at the start in m"},
         {"grip_stiffness", 1000, 1e-3, 1e9, false,
-         "stiffness of the grippers' hold on the cable ends in N/m (1e-3 of it in N m/rad)"}},
+         "stiffness of the grippers' hold on the cable ends in N/m (1e-3 of it in N m/rad)"},
+        {"per_subsystem", 4, 1, 64, true,
+         "cable segments per SubADMM subsystem (one dense block of 6 x this many DOF)"}},
        300,
        buildCableScene},
       {"beam",
