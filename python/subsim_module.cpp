@@ -127,6 +127,8 @@ py::dict reportDict(const StepReport& r) {
   d["solver_ms"] = r.solver_ms;
   d["solver_setup_ms"] = r.solver_setup_ms;
   d["step_ms"] = r.step_ms;
+  d["collision_ms"] = r.collision_ms;
+  d["assembly_ms"] = r.assembly_ms;
   d["max_penetration"] = r.max_penetration;
   return d;
 }
@@ -276,6 +278,10 @@ void bindWorld(py::module_& m) {
       .def_readonly("solver_ms", &StepReport::solver_ms)
       .def_readonly("solver_setup_ms", &StepReport::solver_setup_ms)
       .def_readonly("step_ms", &StepReport::step_ms)
+      .def_readonly("collision_ms", &StepReport::collision_ms,
+                    "of step_ms, collision detection (rigid and deformable)")
+      .def_readonly("assembly_ms", &StepReport::assembly_ms,
+                    "of step_ms, assembly: the problem, its finiteness check and the warm start")
       .def_readonly("max_penetration", &StepReport::max_penetration, "m")
       .def("as_dict", &reportDict)
       .def("__repr__", [](const StepReport& r) {

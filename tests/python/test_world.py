@@ -23,6 +23,16 @@ def test_catalogues_name_the_scenes_and_solvers():
     assert any(o["name"] == "delassus" for o in solvers["apgd"]["options"])
 
 
+def test_the_step_report_splits_the_step_into_its_phases():
+    w = subsim.World("granular:spheres=27", iterations=20)
+    report = w.step(3)
+    d = report.as_dict()
+    for name in ("solver_ms", "collision_ms", "assembly_ms", "step_ms"):
+        assert d[name] == getattr(report, name) and d[name] >= 0.0
+    # Disjoint parts of the step (bookkeeping, not timing).
+    assert report.collision_ms + report.assembly_ms + report.solver_ms <= report.step_ms
+
+
 @pytest.mark.parametrize(
     "scene, args, kwargs",
     [
