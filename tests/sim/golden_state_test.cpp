@@ -32,6 +32,9 @@ const GoldenRun kGoldenRuns[] = {
     // Large enough that the step's own loops (sweep, narrow phase, rigid blocks, warm start,
     // integration) split across threads (math/parallel_team.hpp).
     {"granular1331", "granular:spheres=1331", 20, "79bd1975c474d199"},
+    // The same with the robot: its stirrer touches the spheres from step 11, so contacts on a
+    // robot link (filled as they are placed) sit between the others (filled in parallel).
+    {"stir1331", "stir:spheres=1331", 20, "896a9cfb7d8e24df"},
 };
 
 /// The command line's defaults: SubADMM, 60 iterations, tolerance 1e-6.
