@@ -27,6 +27,8 @@ class StepReport:
     solver_ms: float
     solver_setup_ms: float
     step_ms: float
+    collision_ms: float
+    assembly_ms: float
     max_penetration: float
     def as_dict(self) -> Dict[str, Any]: ...
 

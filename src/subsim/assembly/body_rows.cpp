@@ -21,8 +21,7 @@ void addBodyRows(StepProblem& problem, const AssemblyContext& ctx, int body, con
   if (body < 0) return;
   const BodyKind kind = ctx.model.bodies[body].kind;
   if (kind == BodyKind::Static) return;
-  const bool last = constraint < 0;
-  if (last) constraint = problem.numConstraints() - 1;
+  if (constraint < 0) constraint = problem.numConstraints() - 1;
   if (kind == BodyKind::Kinematic) {
     Vec6 twist;
     twist << ctx.state.linear_velocity[body], ctx.state.angular_velocity[body];
@@ -44,10 +43,12 @@ void addBodyRows(StepProblem& problem, const AssemblyContext& ctx, int body, con
     problem.addTreeBodyRows(ctx.robots[b.robot].tree_body[b.link], sign * G);
     return;
   }
-  const int reserved = last ? -1 : problem.findAttachment(constraint, subsystem);
-  assert(last || reserved >= 0);
-  auto J = reserved >= 0 ? problem.J(problem.attachments[static_cast<std::size_t>(reserved)])
-                         : problem.jacobianFor(subsystem);
+  // The constraint's block on the subsystem (reserved, or made by an earlier row), else a new
+  // one, which only the last constraint can take.
+  const int block = problem.findAttachment(constraint, subsystem);
+  assert(block >= 0 || constraint == problem.numConstraints() - 1);
+  auto J = block >= 0 ? problem.J(problem.attachments[static_cast<std::size_t>(block)])
+                      : problem.jacobianFor(subsystem);
   J.block(0, ctx.partition.offset_in_subsystem[body], G.rows(), 6) += sign * G;
 }
 

@@ -26,8 +26,9 @@ struct AssemblyContext {
 /// the known term e += sign * G [v; omega] (times c / k on soft rows, whose k and c must be set
 /// first); nothing for a static body or the world (body -1).
 /// `constraint` names an earlier constraint instead of the last (-1): its J block on a dynamic
-/// body's subsystem must exist then (reserved), and it may not be on a robot link; that form
-/// writes only the constraint's own entries, so that constraints can be filled in parallel.
+/// body's subsystem must exist then (reserved), and it may not be on a robot link; on blocks
+/// that exist it writes only the constraint's own entries, so that constraints can be filled in
+/// parallel.
 void addBodyRows(StepProblem& problem, const AssemblyContext& ctx, int body, const TwistRows& G,
                  double sign, int constraint = -1);
 

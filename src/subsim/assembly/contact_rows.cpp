@@ -62,14 +62,12 @@ void fillContactConstraint(const AssemblyContext& ctx, const AssembledContact& c
         mu_t2_a >= 0.0 ? mu_t2_a : grainFrame(ctx, c.shape_b, ctx.model.shapes[c.shape_a].mu, dirs);
   }
   const Vec3& p = c.geometry.point;
-  // Rows [n, t1, t2] of the velocity of A relative to B at the contact point.  A contact on a
-  // robot is the last constraint (filled as it is reserved): its rows go in as addBodyRows adds
-  // a last constraint's.
-  const int target = contactOnRobot(ctx, c) ? -1 : j;
+  // Rows [n, t1, t2] of the velocity of A relative to B at the contact point (a contact on a
+  // robot is filled as it is placed, the last constraint: its blocks are made here).
   addBodyRows(problem, ctx, c.body_a,
-              pointVelocityRows(p - ctx.state.pose[c.body_a].position, dirs, 3), 1.0, target);
+              pointVelocityRows(p - ctx.state.pose[c.body_a].position, dirs, 3), 1.0, j);
   addBodyRows(problem, ctx, c.body_b,
-              pointVelocityRows(p - ctx.state.pose[c.body_b].position, dirs, 3), -1.0, target);
+              pointVelocityRows(p - ctx.state.pose[c.body_b].position, dirs, 3), -1.0, j);
   const Constraint& constraint = problem.constraints[j];
   problem.error[constraint.row_offset] = c.geometry.gap;
   problem.frames[constraint.frame] = ContactFrame{p, dirs[0]};

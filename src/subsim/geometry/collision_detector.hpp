@@ -35,9 +35,9 @@ class CollisionDetector {
   /// (object_a, object_b) with object_a < object_b, points in narrow-phase order.
   virtual void detect(const std::vector<CollisionObject>& objects, const PairFilter& filter,
                       std::vector<ContactPoint>& out) = 0;
-  /// OpenMP threads for the narrow phase of signed distance pairs, which search their triangles
-  /// in parallel (0: OpenMP's default).  The points and their order are the same for every
-  /// count.
+  /// OpenMP threads (0: OpenMP's default) for the narrow phase of signed distance pairs, which
+  /// search their triangles in parallel, and in sweep and prune for the sweep and the pairs of a
+  /// large scene, in chunks.  The points and their order are the same for every count.
   void setThreads(int threads) { threads_ = threads; }
   int threads() const { return threads_; }
 

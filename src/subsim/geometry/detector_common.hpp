@@ -18,9 +18,8 @@ inline bool eitherMovable(const CollisionObject& a, const CollisionObject& b) {
 /// Narrow phase of objects a < b with the sum of their margins, appended to `out` with
 /// object_a = a so that normals point from b towards a.
 /// `threads` serve a signed distance pair's triangle search (collideSignedDistance): one pair of
-/// the bolt and nut is most of its step.  The pairs themselves run one after another: across
-/// pairs of primitives a parallel loop cost more than it saved (granular:spheres=1000, the step
-/// outside the solver 3.69 ms on 1 thread, 4.00 ms on 2 with per-pair buffers, 2026-11-28).
+/// the bolt and nut is most of its step.  Across pairs the sweep-and-prune detector splits large
+/// pair lists into contiguous chunks itself (and passes 1 here then).
 inline void appendPairContacts(const std::vector<CollisionObject>& objects, int a, int b,
                                ContactManifold& manifold, std::vector<ContactPoint>& out,
                                int threads = 1) {

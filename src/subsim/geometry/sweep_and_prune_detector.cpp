@@ -51,7 +51,7 @@ class SweepAndPruneDetector final : public CollisionDetector {
       const Vec3 c = 0.5 * (box.lower + box.upper);
       sum += c;
       sum_sq += c.cwiseProduct(c);
-      entries_.push_back(Entry{box, boundingCentre(o, box), boundingRadius(o), i});
+      entries_.push_back(Entry{box, o.pose.position, boundingRadius(o), i});
     }
     // The axis of largest spread separates the most boxes, leaving the fewest to sweep past.
     const double count = static_cast<double>(std::max<std::size_t>(entries_.size(), 1));
@@ -111,7 +111,7 @@ class SweepAndPruneDetector final : public CollisionDetector {
  private:
   struct Entry {
     Aabb box;
-    Vec3 centre;    // of a sphere that holds the object grown by its margin,
+    Vec3 centre;    // of a sphere that holds the object grown by its margin (its pose's origin),
     double radius;  // infinite where no such sphere is used
     int index;
   };
@@ -136,10 +136,6 @@ class SweepAndPruneDetector final : public CollisionDetector {
       default:
         return kNoSphere;
     }
-  }
-  static Vec3 boundingCentre(const CollisionObject& o, const Aabb& box) {
-    return o.shape.type == ShapeType::SignedDistance ? 0.5 * (box.lower + box.upper)
-                                                     : o.pose.position;
   }
   static bool spheresOverlap(const Entry& x, const Entry& y) {
     const double reach = x.radius + y.radius;
