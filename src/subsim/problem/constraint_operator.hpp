@@ -35,11 +35,22 @@ inline double resolveRow(ConstraintType type, double s, double w, double e, doub
   throw std::logic_error("resolveRow: a contact's rows are resolved together (resolveConstraint)");
 }
 
+/// A contact's three rows: lambda = Pi_strict(-(s + e) / w) on the cone of mu (and mu_t2 when
+/// anisotropic, Constraint::mu_t2).
+inline void resolveContact(const double* s, double w, const double* e, double mu, double mu_t2,
+                           double* lambda) {
+  const double inv_w = 1.0 / w;
+  const Vec3 star(-(s[0] + e[0]) * inv_w, -(s[1] + e[1]) * inv_w, -(s[2] + e[2]) * inv_w);
+  const Vec3 l = projectContactStrict(star, mu, mu_t2);
+  lambda[0] = l[0];
+  lambda[1] = l[1];
+  lambda[2] = l[2];
+}
+
 /// Writes lambda (c.rows values) from s (c.rows values) and w; e, k, damping point at the
 /// constraint's first row in StepProblem::e, soft_k, soft_c.
 inline void resolveConstraint(const Constraint& c, const double* s, double w, const double* e,
                               const double* k, const double* damping, double* lambda) {
-  const double inv_w = 1.0 / w;
   switch (c.type) {
     case ConstraintType::Bilateral:
     case ConstraintType::Unilateral:
@@ -47,14 +58,9 @@ inline void resolveConstraint(const Constraint& c, const double* s, double w, co
       for (int r = 0; r < c.rows; ++r)
         lambda[r] = resolveRow(c.type, s[r], w, e[r], k[r], damping[r]);
       return;
-    case ConstraintType::Contact: {
-      const Vec3 star(-(s[0] + e[0]) * inv_w, -(s[1] + e[1]) * inv_w, -(s[2] + e[2]) * inv_w);
-      const Vec3 l = projectContactStrict(star, c.mu, c.mu_t2);
-      lambda[0] = l[0];
-      lambda[1] = l[1];
-      lambda[2] = l[2];
+    case ConstraintType::Contact:
+      resolveContact(s, w, e, c.mu, c.mu_t2, lambda);
       return;
-    }
   }
 }
 

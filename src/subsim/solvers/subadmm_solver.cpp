@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "subsim/formulation/dense_kernels.hpp"
 #include "subsim/math/theta_factor.hpp"
 #include "subsim/problem/constraint_operator.hpp"
 #include "subsim/solvers/small_spd_factor.hpp"
@@ -283,6 +284,7 @@ void SubadmmSolver::prepare(const StepProblem& p, int threads) {
   else
     per_body_.disableAll(ns);
   sparse_.resize(ns);
+  prepareFlatRecords(p);
   beta_changed_.assign(ns, 0);
   if (options_.anderson_window > 0) {
     const int n = zrows + p.numRows();
@@ -291,6 +293,43 @@ void SubadmmSolver::prepare(const StepProblem& p, int threads) {
       aa_g_.resize(n);
     }
     anderson_.resize(n, options_.anderson_window);
+  }
+}
+
+void SubadmmSolver::prepareFlatRecords(const StepProblem& p) {
+  // A dense block on a rigid body: the 6-column kernels apply.  Per-body robots' blocks are
+  // excluded by the callers (per_body_ may yet disable a subsystem, never enable one).
+  const auto rigidBlock = [&](int a) {
+    const Attachment& at = p.attachments[a];
+    return at.dof == 6 && !compact_.compact(a) ? p.jacobian_data.data() + at.j_offset : nullptr;
+  };
+  sub_rows_.resize(sub_attachments_.size());
+  for (std::size_t q = 0; q < sub_attachments_.size(); ++q) {
+    const int a = sub_attachments_[q];
+    const Constraint& c = p.constraints[att_constraint_[a]];
+    sub_rows_[q] = {rigidBlock(a), a, att_z_offset_[a], c.row_offset, c.rows};
+  }
+  rigid_contacts_.clear();
+  other_constraints_.clear();
+  for (int j = 0; j < p.numConstraints(); ++j) {
+    const Constraint& c = p.constraints[j];
+    bool rigid = c.type == ConstraintType::Contact && c.rows == 3 && !c.anisotropic() &&
+                 (c.num_attachments == 1 || c.num_attachments == 2);
+    RigidContact rc{{nullptr, nullptr}, {0, 0}, {0, 0}, {0, 0}, j, c.row_offset,
+                    c.num_attachments,  c.mu};
+    for (int q = 0; rigid && q < c.num_attachments; ++q) {
+      const int a = c.first_attachment + q;
+      const int i = p.attachments[a].subsystem;
+      rc.jacobian[q] = rigidBlock(a);
+      rc.subsystem[q] = i;
+      rc.dof_offset[q] = p.subsystems[i].dof_offset;
+      rc.z_offset[q] = att_z_offset_[a];
+      rigid = rc.jacobian[q] != nullptr && !per_body_.uses(i);
+    }
+    if (rigid)
+      rigid_contacts_.push_back(rc);
+    else
+      other_constraints_.push_back(j);
   }
 }
 
@@ -429,21 +468,25 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
   std::copy_n(p.b.data() + s.dof_offset, s.dof, r);
   // rhs = b_i + sum_j J_ij^T (beta_i z_ij - u_ij) with u_ij = -lambda_j.
   const bool tree = per_body_.uses(i);
+  const double bi = beta_[i];
   double w[6];
   for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
-    const int a = sub_attachments_[q];
-    const Constraint& c = p.constraints[att_constraint_[a]];
-    const double* z = z_.data() + att_z_offset_[a];
-    const double* l = lambda + c.row_offset;
-    if (c.rows == 3) {  // a contact: unrolled
-      for (int k = 0; k < 3; ++k) w[k] = beta_[i] * z[k] + l[k];
+    const AttachmentRows& ar = sub_rows_[q];
+    const double* z = z_.data() + ar.z_offset;
+    const double* l = lambda + ar.row_offset;
+    if (ar.rows == 3) {  // a contact: unrolled
+      for (int k = 0; k < 3; ++k) w[k] = bi * z[k] + l[k];
     } else {
-      for (int k = 0; k < c.rows; ++k) w[k] = beta_[i] * z[k] + l[k];
+      for (int k = 0; k < ar.rows; ++k) w[k] = bi * z[k] + l[k];
     }
-    if (tree && per_body_.bodyOf(a) >= 0)
-      per_body_.addBodyForce(p, a, w);
+    if (tree && per_body_.bodyOf(ar.attachment) >= 0)
+      per_body_.addBodyForce(p, ar.attachment, w);
+    else if (ar.jacobian6 != nullptr && ar.rows == 3)
+      kernels::addJTransposeTimes6<3>(ar.jacobian6, 3, w, r);
+    else if (ar.jacobian6 != nullptr)
+      kernels::addJTransposeTimes6<0>(ar.jacobian6, ar.rows, w, r);
     else
-      compact_.addTransposeTimesBlock(p, a, w, r);
+      compact_.addTransposeTimesBlock(p, ar.attachment, w, r);
   }
   double* v = vhat + s.dof_offset;
   if (tree) {
@@ -537,6 +580,56 @@ void SubadmmSolver::zStepRows(const StepProblem& p, int j, const double* vhat, d
   }
 }
 
+template <int kAttachments>
+void SubadmmSolver::zStepRigidContact(const StepProblem& p, const RigidContact& rc,
+                                      const double* vhat, double* lambda, bool measure) {
+  // zStepRows<3> for a RigidContact: the same operations in the same order (the same bits).
+  double x[3], s[3] = {0, 0, 0}, lambda_old[3], lambda_new[3];
+  double w = 0.0, theta = 0.0, max_inv_beta = 0.0;
+  const double relax = relax_, keep = 1.0 - relax_;
+  double* l = lambda + rc.row_offset;
+  for (int k = 0; k < 3; ++k) lambda_old[k] = l[k];
+  for (int q = 0; q < kAttachments; ++q) {
+    const double bi = beta_[rc.subsystem[q]];
+    const double inv_b = inv_beta_[rc.subsystem[q]];
+    kernels::multiplyJ6<3>(rc.jacobian[q], 3, vhat + rc.dof_offset[q], x);
+    double* y = y_.data() + rc.z_offset[q];
+    const double* z = z_.data() + rc.z_offset[q];
+    for (int k = 0; k < 3; ++k) x[k] = relax * x[k] + keep * z[k];
+    for (int k = 0; k < 3; ++k) {
+      const double y_new = bi * x[k] - lambda_old[k];
+      if (measure) theta += (y_new - y[k]) * (y_new - y[k]);
+      y[k] = y_new;
+      s[k] += x[k] - lambda_old[k] * inv_b;
+    }
+    w += inv_b;
+    max_inv_beta = std::max(max_inv_beta, inv_b);
+  }
+  resolveContact(s, w, p.e.data() + rc.row_offset, rc.mu, -1.0, lambda_new);
+  double dl2 = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    const double d = lambda_new[k] - lambda_old[k];
+    dl2 += d * d;
+    l[k] = lambda_new[k];
+  }
+  for (int q = 0; q < kAttachments; ++q) {
+    const double inv_b = inv_beta_[rc.subsystem[q]];
+    const double* y = y_.data() + rc.z_offset[q];
+    double* z = z_.data() + rc.z_offset[q];
+    double* dz = dz_.data() + rc.z_offset[q];
+    for (int k = 0; k < 3; ++k) {
+      const double z_new = (y[k] + lambda_new[k]) * inv_b;
+      dz[k] = z_new - z[k];
+      z[k] = z_new;
+    }
+  }
+  if (measure) {
+    dlambda_[rc.constraint] = std::sqrt(dl2);
+    primal_part_[rc.constraint] = dlambda_[rc.constraint] * max_inv_beta;
+    theta_part_[rc.constraint] = theta;
+  }
+}
+
 double SubadmmSolver::balancingFactor(double primal, double dual, double impulse_scale) {
   if (primal + dual <= kRoundOff * impulse_scale) return 1.0;
   return kBalancing.factor(primal, dual);
@@ -566,8 +659,11 @@ double SubadmmSolver::dualResidual(const StepProblem& p, int i) {
   double* out = dual_scratch_.data() + s.dof_offset;  // this subsystem's slice
   std::fill_n(out, s.dof, 0.0);
   for (int q = sub_begin_[i]; q < sub_begin_[i + 1]; ++q) {
-    const int a = sub_attachments_[q];
-    compact_.addTransposeTimesBlock(p, a, dz_.data() + att_z_offset_[a], out);
+    const AttachmentRows& ar = sub_rows_[q];
+    if (ar.jacobian6 != nullptr)
+      kernels::addJTransposeTimes(ar.jacobian6, ar.rows, 6, dz_.data() + ar.z_offset, out);
+    else
+      compact_.addTransposeTimesBlock(p, ar.attachment, dz_.data() + ar.z_offset, out);
   }
   double sq = 0.0;
   for (int k = 0; k < s.dof; ++k) sq += out[k] * out[k];
@@ -661,8 +757,18 @@ void SubadmmSolver::solve(const StepProblem& p, const SolverSettings& settings, 
       }
 #pragma omp for schedule(static)
       for (int i = 0; i < ns; ++i) vStep(p, i, lambda, vhat);
+      // Each constraint writes only its own rows: the two loops need no barrier between them.
+      const int nr = static_cast<int>(rigid_contacts_.size());
+      const int no = static_cast<int>(other_constraints_.size());
+#pragma omp for schedule(static) nowait
+      for (int k = 0; k < nr; ++k) {
+        if (rigid_contacts_[k].num_attachments == 2)
+          zStepRigidContact<2>(p, rigid_contacts_[k], vhat, lambda, measure);
+        else
+          zStepRigidContact<1>(p, rigid_contacts_[k], vhat, lambda, measure);
+      }
 #pragma omp for schedule(static)
-      for (int j = 0; j < nc; ++j) zStep(p, j, vhat, lambda, measure);
+      for (int k = 0; k < no; ++k) zStep(p, other_constraints_[k], vhat, lambda, measure);
       if (measure) {
         if (!use_theta || adapt_now) {
 #pragma omp for schedule(static)
