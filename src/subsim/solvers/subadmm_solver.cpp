@@ -268,6 +268,7 @@ void SubadmmSolver::prepare(const StepProblem& p, int threads) {
     small_offset_[i + 1] = small_offset_[i] + (n <= kSmallSpdMaxSize ? size : 0);
   }
   k_small_.resize(small_offset_[ns]);
+  small_envelope_.resize(2 * static_cast<std::size_t>(p.numDof()));
   k_scratch_.resize(k_offset_[ns]);
   z_.resize(zrows);
   y_.resize(zrows);
@@ -442,7 +443,8 @@ void SubadmmSolver::factorize(const StepProblem& p, int i) {
     if (llt.info() != Eigen::Success) factor_failed_[i] = 1;
     kinv6_[i] = llt.solve(Mat6::Identity());
   } else if (s.dof <= kSmallSpdMaxSize &&
-             factorSmallSpd(K, s.dof, k_small_.data() + small_offset_[i])) {
+             factorSmallSpd(K, s.dof, k_small_.data() + small_offset_[i],
+                            small_envelope_.data() + 2 * s.dof_offset)) {
     small_factor_[i] = 1;  // a few bodies: solvers/small_spd_factor.hpp
   } else {
     llt_[i].compute(Eigen::Map<const MatX>(K, s.dof, s.dof));
@@ -501,7 +503,8 @@ void SubadmmSolver::vStep(const StepProblem& p, int i, const double* lambda, dou
     Eigen::Map<Vec6>(v).noalias() = kinv6_[i] * Eigen::Map<const Vec6>(r);
   } else if (small_factor_[i]) {
     std::copy_n(r, s.dof, v);
-    solveSmallSpd(k_small_.data() + small_offset_[i], s.dof, v);
+    solveSmallSpd(k_small_.data() + small_offset_[i], s.dof,
+                  small_envelope_.data() + 2 * s.dof_offset, v);
   } else {
     Eigen::Map<VecX> vm(v, s.dof);
     vm = Eigen::Map<const VecX>(r, s.dof);

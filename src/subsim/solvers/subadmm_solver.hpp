@@ -186,6 +186,7 @@ class SubadmmSolver final : public SolverWithOptions<SubadmmSolver, SubadmmOptio
   std::vector<char> small_factor_;
   DoubleBuffer k_small_;
   std::vector<std::size_t> small_offset_;
+  std::vector<int> small_envelope_;  // their envelopes, at 2 dof_offset
   std::vector<Eigen::LLT<MatX>> llt_;
   std::vector<Eigen::LLT<MatX>> a_llt_;  // of A_i alone: the penalty rule, a cold start's vhat
   std::vector<char> a_factored_;     // this solve's A_i is factored: 0 no, 1 in a_llt_, 2 sparse
