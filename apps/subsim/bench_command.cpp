@@ -437,6 +437,7 @@ int runMatrix(const BenchOptions& o, bool paper_table) {
 
 int runBench(const BenchOptions& o) {
   checkBenchOptions(o);  // OptionError reaches main
+  if (o.budget) return runBudgetBench(o);
   if (o.paper) return *o.paper == "cond" ? runCondPaperBench(o) : runSchurPaperBench(o);
   if (o.scaling) return runScalingBench(o, singleIterationCount(o.iterations, "--scaling", 60, 60));
   if (o.paper_table) return runMatrix(paperTableOptions(o), true);

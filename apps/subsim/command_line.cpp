@@ -309,6 +309,13 @@ ParsedCommandLine parseCommandLine(int argc, const char* const* argv, std::ostre
                       "(default prefix front; --solvers default subadmm,pgs-cg; --replay default "
                       "30; --reference-iterations default 300)");
   bench_cmd
+      ->add_option("--budget", bench.budget,
+                   "every solver under one solve time per step (ms): the iterations that fit it "
+                   "on this machine, fitted from two short probe runs, then the whole scene at "
+                   "that count: which complete, how deep they penetrate (--solvers, --steps, "
+                   "--threads, --penetration-limit, --solver-option, --output)")
+      ->check(finiteNumber([](double v) { return v > 0.0; }, "a positive time in ms", "MS"));
+  bench_cmd
       ->add_option("--paper", bench.paper,
                    "a paper's tables on its scenes: schur (Peiret et al. 2019: partitions, solve "
                    "time and speed-up against whole-system BPP, the n_max sweep; --steps default "

@@ -79,6 +79,8 @@ struct BenchOptions {
   bool front = false;
   /// --solver-option NAME=VALUE (every compared solver that has NAME) or SOLVER.NAME=VALUE.
   std::vector<std::string> solver_options;
+  /// --budget MS: each solver at the iterations whose solve fits MS per step (budget_bench.cpp).
+  std::optional<double> budget;
 };
 
 /// `subsim solve FILE...` (README.md, "Solving stored problems"): every problem of subsim problem
@@ -159,6 +161,8 @@ std::string frontCsvPath(const BenchOptions& options);
 /// `bench --front`'s markdown on stdout, its CSV into `csv` (open on frontCsvPath) and
 /// PREFIX.png, from the finished matrix (front_bench.cpp).
 int reportFront(const BenchOptions& options, const bench::Report& report, std::ofstream& csv);
+/// `bench --budget` once its options are checked (budget_bench.cpp).
+int runBudgetBench(const BenchOptions& options);
 /// `bench --paper cond` once its options are checked (cond_paper_bench.cpp).
 int runCondPaperBench(const BenchOptions& options);
 /// The default reference iteration count of `bench --problems` and `--convergence`.

@@ -81,6 +81,27 @@ void checkFront(const BenchOptions& o) {
         "--format");
 }
 
+void checkBudget(const BenchOptions& o) {
+  if (o.iterations || o.problems || o.convergence || o.scaling || o.paper_table || o.step ||
+      o.newton_iterations || o.no_plot || o.cold || !o.save_problems.empty() || o.replay ||
+      o.reference_iterations || o.reference_solver != "subadmm" || o.front || o.paper)
+    throw OptionError(
+        "--budget runs each scene live at the iterations that fit the budget: it takes scenes, "
+        "--solvers, --steps, --threads, --penetration-limit, --solver-option and --output only");
+  if (o.format != "markdown") throw OptionError("--budget prints markdown: drop --format");
+  if (o.scenes.empty()) throw OptionError("--budget: give one or more scenes");
+  for (const std::string& spec : o.scenes) {
+    if (isProblemFile(spec))
+      throw OptionError(spec + ": --budget runs scenes live, not problem files");
+    try {
+      checkSceneSpec(spec);
+    } catch (const std::exception& e) {
+      throw OptionError(spec + ": " + e.what());
+    }
+  }
+  benchSolverOptions(o, parseSolverList(o.solvers));
+}
+
 /// The scene table and the convergence study.
 void checkMatrix(const BenchOptions& o) {
   if (o.scenes.empty()) throw OptionError("bench: give one or more scenes (or --scaling)");
@@ -374,6 +395,7 @@ void checkPaper(const BenchOptions& o) {
 }
 
 void checkBenchOptions(const BenchOptions& o) {
+  if (o.budget) return checkBudget(o);
   if (o.paper) return checkPaper(o);
   if (o.scaling) return checkScaling(o);
   if (o.paper_table) {

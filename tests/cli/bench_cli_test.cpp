@@ -637,6 +637,37 @@ TEST(BenchCli, FrontOnOneThreadHasOneCurvePerSolver) {
   std::remove((prefix + ".csv").c_str());
 }
 
+TEST(BenchCli, BudgetRunsEverySolverAtACountItStates) {
+  // Which count fits depends on the machine; what the table holds does not: one row per solver
+  // with its count (at least 1), the steps it completed and its penetration.
+  const Result r = run("bench stack:boxes=2 --budget 5 --steps 6 --solvers pgs,canal");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "# subsim bench --budget 5 ms")) << r.out;
+  EXPECT_TRUE(contains(r.out, "## stack:boxes=2")) << r.out;
+  EXPECT_TRUE(contains(r.out,
+                       "| solver | iterations | AT (ms) | steps | max penetration (mm) | "
+                       "AA | result |"))
+      << r.out;
+  for (const char* solver : {"pgs", "canal"}) {
+    const std::size_t at = r.out.find(std::string("| ") + solver + " | ");
+    ASSERT_NE(at, std::string::npos) << solver << "\n" << r.out;
+    const std::string row = r.out.substr(at, r.out.find('\n', at) - at);
+    EXPECT_GE(std::stoi(row.substr(row.find(" | ") + 3)), 1) << row;
+    EXPECT_TRUE(contains(row, "| 6/6 |")) << row;
+    EXPECT_TRUE(contains(row, "| completed |")) << row;
+  }
+}
+
+TEST(BenchCli, ABudgetBelowOneIterationRunsNothing) {
+  // No solve takes a picosecond: no solver is run, and the table says why.
+  const Result r = run("bench stack:boxes=2 --budget 1e-9 --steps 6 --solvers pgs,subadmm");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* solver : {"pgs", "subadmm"})
+    EXPECT_TRUE(
+        contains(r.out, std::string("| ") + solver + " | 0 | - | 0 | - | - | not run: its setup"))
+        << r.out;
+}
+
 TEST(BenchCli, ScalingSweepsStirAndCableWithALinearFit) {
   const std::string prefix = tempPath("scaling");
   std::remove((prefix + ".csv").c_str());

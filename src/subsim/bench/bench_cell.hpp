@@ -22,9 +22,10 @@ struct Cell {
   int steps = 0;       // planned
   int steps_done = 0;  // completed without failure; AT and AA average over these
   std::optional<double> at_ms;
-  std::optional<double> aa;     // steps with at least one constraint
-  std::optional<double> aa_fb;  // steps with at least one contact
-  std::optional<double> aa_nm;  // -log10 of FCLib's natural-map error, the same steps
+  std::optional<double> aa;      // steps with at least one constraint
+  std::optional<double> aa_fb;   // steps with at least one contact
+  std::optional<double> aa_nm;   // -log10 of FCLib's natural-map error, the same steps
+  double max_penetration = 0.0;  // scene mode: the deepest over the steps run (m)
   bool failed = false;
   std::string failure_mark;    // short, for the markdown cell: "diverged", "pen 12.3 mm"
   std::string failure_reason;  // full: step, value, limit

@@ -1,5 +1,6 @@
 #include "subsim/bench/scene_cell.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 
@@ -41,6 +42,7 @@ Cell runSceneCell(const std::shared_ptr<const Model>& model, const std::string& 
     // A step that diverged before its solve (a non-finite problem) has no status to count.
     if (!r.diverged || r.solve_status == SolveStatus::FactorizationFailed)
       ++cell.solve_status[static_cast<int>(r.solve_status)];
+    cell.max_penetration = std::max(cell.max_penetration, r.max_penetration);
     if (r.max_penetration > limit) {
       markFailed(cell, k, "pen " + millimetres(r.max_penetration),
                  "penetration " + millimetres(r.max_penetration) + " exceeds the limit " +
