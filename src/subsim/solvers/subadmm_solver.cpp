@@ -107,6 +107,38 @@ bool lumpedPointMasses(const StepProblem& p, int i) {
   });
   return lumped;
 }
+
+// The two halves of the z-step (16) on one attachment, shared by SubadmmSolver::zStepRows and
+// its rigid-contact form (the same operations in the same order either way).  kRows > 0: that
+// many rows, unrolled.
+// Before the projection: x = alpha J_ij vhat_i + (1 - alpha) z_ij (x holds J_ij vhat_i on entry),
+// y_ij = beta_i x - lambda_j^old (theta += ||y_ij^new - y_ij^old||^2 when measured), and
+// s += x - lambda_j^old / beta_i.
+template <int kRows>
+inline void zStepSplit(int rows, double relax, double keep, double beta, double inv_beta,
+                       const double* lambda_old, const double* z, double* x, double* y, double* s,
+                       double& theta, bool measure) {
+  const int n = kRows > 0 ? kRows : rows;
+  for (int k = 0; k < n; ++k) x[k] = relax * x[k] + keep * z[k];
+  for (int k = 0; k < n; ++k) {
+    const double y_new = beta * x[k] - lambda_old[k];
+    if (measure) theta += (y_new - y[k]) * (y_new - y[k]);
+    y[k] = y_new;
+    s[k] += x[k] - lambda_old[k] * inv_beta;
+  }
+}
+
+// After it: z_ij = (y_ij + lambda_j) / beta_i and its change dz_ij.
+template <int kRows>
+inline void zStepSlack(int rows, double inv_beta, const double* y, const double* lambda_new,
+                       double* z, double* dz) {
+  const int n = kRows > 0 ? kRows : rows;
+  for (int k = 0; k < n; ++k) {
+    const double z_new = (y[k] + lambda_new[k]) * inv_beta;
+    dz[k] = z_new - z[k];
+    z[k] = z_new;
+  }
+}
 }  // namespace
 
 const OptionTable<SubadmmOptions>& SubadmmSolver::optionTable() {
@@ -542,15 +574,8 @@ void SubadmmSolver::zStepRows(const StepProblem& p, int j, const double* vhat, d
       per_body_.multiplyJ(p, a, x);
     else
       compact_.multiplyBlock(p, a, vhat + p.subsystems[at.subsystem].dof_offset, x);
-    double* y = y_.data() + att_z_offset_[a];
-    const double* z = z_.data() + att_z_offset_[a];
-    for (int k = 0; k < rows; ++k) x[k] = relax * x[k] + keep * z[k];
-    for (int k = 0; k < rows; ++k) {
-      const double y_new = bi * x[k] - lambda_old[k];
-      if (measure) theta += (y_new - y[k]) * (y_new - y[k]);
-      y[k] = y_new;
-      s[k] += x[k] - lambda_old[k] * inv_b;
-    }
+    zStepSplit<kRows>(rows, relax, keep, bi, inv_b, lambda_old, z_.data() + att_z_offset_[a], x,
+                      y_.data() + att_z_offset_[a], s, theta, measure);
     w += inv_b;
     max_inv_beta = std::max(max_inv_beta, inv_b);
   }
@@ -565,22 +590,18 @@ void SubadmmSolver::zStepRows(const StepProblem& p, int j, const double* vhat, d
   }
   for (int q = 0; q < c.num_attachments; ++q) {
     const int a = c.first_attachment + q;
-    const double inv_b = inv_beta_[p.attachments[a].subsystem];
-    const double* y = y_.data() + att_z_offset_[a];
-    double* z = z_.data() + att_z_offset_[a];
-    double* dz = dz_.data() + att_z_offset_[a];
-    for (int k = 0; k < rows; ++k) {
-      const double z_new = (y[k] + lambda_new[k]) * inv_b;
-      dz[k] = z_new - z[k];
-      z[k] = z_new;
-    }
+    const int o = att_z_offset_[a];
+    zStepSlack<kRows>(rows, inv_beta_[p.attachments[a].subsystem], y_.data() + o, lambda_new,
+                      z_.data() + o, dz_.data() + o);
   }
-  if (measure) {
-    // ||J_ij vhat_i - z_ij|| = ||lambda_new - lambda_old|| / beta_i, largest for the smallest beta.
-    dlambda_[j] = std::sqrt(dl2);
-    primal_part_[j] = dlambda_[j] * max_inv_beta;
-    theta_part_[j] = theta;
-  }
+  if (measure) recordZStep(j, dl2, max_inv_beta, theta);
+}
+
+void SubadmmSolver::recordZStep(int j, double dl2, double max_inv_beta, double theta) {
+  // ||J_ij vhat_i - z_ij|| = ||lambda_new - lambda_old|| / beta_i, largest for the smallest beta.
+  dlambda_[j] = std::sqrt(dl2);
+  primal_part_[j] = dlambda_[j] * max_inv_beta;
+  theta_part_[j] = theta;
 }
 
 template <int kAttachments>
@@ -596,15 +617,8 @@ void SubadmmSolver::zStepRigidContact(const StepProblem& p, const RigidContact& 
     const double bi = beta_[rc.subsystem[q]];
     const double inv_b = inv_beta_[rc.subsystem[q]];
     kernels::multiplyJ6<3>(rc.jacobian[q], 3, vhat + rc.dof_offset[q], x);
-    double* y = y_.data() + rc.z_offset[q];
-    const double* z = z_.data() + rc.z_offset[q];
-    for (int k = 0; k < 3; ++k) x[k] = relax * x[k] + keep * z[k];
-    for (int k = 0; k < 3; ++k) {
-      const double y_new = bi * x[k] - lambda_old[k];
-      if (measure) theta += (y_new - y[k]) * (y_new - y[k]);
-      y[k] = y_new;
-      s[k] += x[k] - lambda_old[k] * inv_b;
-    }
+    zStepSplit<3>(3, relax, keep, bi, inv_b, lambda_old, z_.data() + rc.z_offset[q], x,
+                  y_.data() + rc.z_offset[q], s, theta, measure);
     w += inv_b;
     max_inv_beta = std::max(max_inv_beta, inv_b);
   }
@@ -616,21 +630,11 @@ void SubadmmSolver::zStepRigidContact(const StepProblem& p, const RigidContact& 
     l[k] = lambda_new[k];
   }
   for (int q = 0; q < kAttachments; ++q) {
-    const double inv_b = inv_beta_[rc.subsystem[q]];
-    const double* y = y_.data() + rc.z_offset[q];
-    double* z = z_.data() + rc.z_offset[q];
-    double* dz = dz_.data() + rc.z_offset[q];
-    for (int k = 0; k < 3; ++k) {
-      const double z_new = (y[k] + lambda_new[k]) * inv_b;
-      dz[k] = z_new - z[k];
-      z[k] = z_new;
-    }
+    const int o = rc.z_offset[q];
+    zStepSlack<3>(3, inv_beta_[rc.subsystem[q]], y_.data() + o, lambda_new, z_.data() + o,
+                  dz_.data() + o);
   }
-  if (measure) {
-    dlambda_[rc.constraint] = std::sqrt(dl2);
-    primal_part_[rc.constraint] = dlambda_[rc.constraint] * max_inv_beta;
-    theta_part_[rc.constraint] = theta;
-  }
+  if (measure) recordZStep(rc.constraint, dl2, max_inv_beta, theta);
 }
 
 double SubadmmSolver::balancingFactor(double primal, double dual, double impulse_scale) {

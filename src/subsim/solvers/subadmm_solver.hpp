@@ -142,6 +142,8 @@ class SubadmmSolver final : public SolverWithOptions<SubadmmSolver, SubadmmOptio
   void zStepRigidContact(const StepProblem& problem, const RigidContact& contact,
                          const double* vhat, double* lambda, bool measure);
   void prepareFlatRecords(const StepProblem& problem);
+  /// The z-step's residual parts of constraint j (read when the iteration measures).
+  void recordZStep(int constraint, double dlambda2, double max_inv_beta, double theta);
   double dualResidual(const StepProblem& problem, int subsystem);
   void adaptPenalty(const StepProblem& problem, int subsystem);
   double delassusPenalty(const StepProblem& problem, int subsystem);
