@@ -79,16 +79,7 @@ bool loadProblemFile(const std::string& path, LoadedScene& out) {
 /// bad input.
 bool loadValidScene(const std::string& spec, LoadedScene& out) {
   out.spec = spec;
-  try {
-    BuiltScene scene = loadScene(spec);
-    scene.model.validate();
-    out.model = std::make_shared<const Model>(std::move(scene.model));
-    out.default_steps = scene.default_steps;
-    return true;
-  } catch (const std::exception& e) {
-    std::cerr << "subsim: " << spec << ": " << e.what() << "\n";
-    return false;
-  }
+  return loadSharedModel(spec, out.model, out.default_steps);
 }
 
 /// Progress on stderr, only for a person watching a terminal.

@@ -92,17 +92,10 @@ int runBudgetBench(const BenchOptions& o) {
       << o.threads << ".\n";
   for (const std::string& spec : o.scenes) {
     std::shared_ptr<const Model> model;
-    int steps = 0;
-    try {
-      BuiltScene scene = loadScene(spec);
-      scene.model.validate();
-      steps = o.steps.value_or(scene.default_steps);
-      model = std::make_shared<const Model>(std::move(scene.model));
-    } catch (const std::exception& e) {
-      progressDone();
-      std::cerr << "subsim: " << spec << ": " << e.what() << "\n";
-      return kExitBadInput;
-    }
+    int default_steps = 0;
+    progressDone();
+    if (!loadSharedModel(spec, model, default_steps)) return kExitBadInput;
+    const int steps = o.steps.value_or(default_steps);
     const World probe(model, ::subsim::bench::benchWorldSettings(
                                  solvers.front(), 1, 1, o.penetration_limit.value_or(0.0)));
     const double limit = probe.penetrationLimit();

@@ -1,6 +1,8 @@
 #include "scene_loading.hpp"
 
 #include <filesystem>
+#include <iostream>
+#include <memory>
 #include <utility>
 
 #include "subsim/io/scene_file.hpp"
@@ -60,6 +62,20 @@ WorldSettings worldSettingsFor(const BuiltScene& scene, const SceneSolver& from_
     ws.solver_settings.tolerance = *from_file.tolerance;
   ws.solver_settings.threads = request.threads;
   return ws;
+}
+
+bool loadSharedModel(const std::string& spec, std::shared_ptr<const Model>& model,
+                     int& default_steps) {
+  try {
+    BuiltScene scene = loadScene(spec);
+    scene.model.validate();
+    model = std::make_shared<const Model>(std::move(scene.model));
+    default_steps = scene.default_steps;
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "subsim: " << spec << ": " << e.what() << "\n";
+    return false;
+  }
 }
 
 }  // namespace subsim::cli

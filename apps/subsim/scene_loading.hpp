@@ -1,5 +1,6 @@
 #pragma once
 // The scene argument of `subsim run` and `subsim bench`: a scene file or a built-in scene.
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -37,5 +38,10 @@ WorldSettings worldSettingsFor(const BuiltScene& scene, const SceneSolver& from_
 /// file's `steps`, or 300 when it has none) and, into `solver` when given, a file's `solver`
 /// section (empty for a built-in scene).  Bad input throws, with the loader's message.
 BuiltScene loadScene(const std::string& scene, SceneSolver* solver = nullptr);
+
+/// loadScene and Model::validate, the model shared by the Worlds of a bench; on bad input prints
+/// "subsim: SPEC: what" on stderr and returns false.
+bool loadSharedModel(const std::string& spec, std::shared_ptr<const Model>& model,
+                     int& default_steps);
 
 }  // namespace subsim::cli

@@ -23,10 +23,10 @@ void setContactRows(StepProblem& problem, const Vec3& point, const Vec3& normal,
 int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& contact,
                          StepProblem& problem);
 /// A contact's constraint in two parts, so that the second can run in parallel: the first
-/// (serial: it grows the problem) adds the constraint, its frame and a zero J block on each
-/// dynamic body's subsystem; the second computes the rows and writes only constraint j's
-/// entries.  A contact on a robot link gets its blocks as its rows are added: it must be filled
-/// right after it is reserved (contactOnRobot).
+/// (serial: it grows the problem) adds the constraint with its stabilisation, gap and frame
+/// (setContactRows) and a zero J block on each dynamic body's subsystem; the second computes the
+/// rows and writes only constraint j's entries.  A contact on a robot link gets its blocks as its
+/// rows are added: it must be filled right after it is reserved (contactOnRobot).
 int reserveContactConstraint(const AssemblyContext& ctx, const AssembledContact& contact,
                              StepProblem& problem);
 void fillContactConstraint(const AssemblyContext& ctx, const AssembledContact& contact, int j,

@@ -37,8 +37,7 @@ int reserveContactConstraint(const AssemblyContext& ctx, const AssembledContact&
   const double mu = ctx.model.frictionBetween(c.shape_a, c.shape_b);
   const int j = problem.addConstraint(ConstraintType::Contact, 3, mu,
                                       contactKey(c.shape_a, c.shape_b, c.geometry.feature));
-  problem.constraints[j].stabilization = Stabilization::Speculative;
-  problem.setContactFrame(c.geometry.point, c.geometry.normal);
+  setContactRows(problem, c.geometry.point, c.geometry.normal, c.geometry.gap);
   // A robot link's block is made as its rows are added (addTreeBodyRows), in the order of the
   // two bodies: such a contact is filled at once, and gets no block here.
   if (contactOnRobot(ctx, c)) return j;
@@ -68,9 +67,6 @@ void fillContactConstraint(const AssemblyContext& ctx, const AssembledContact& c
               pointVelocityRows(p - ctx.state.pose[c.body_a].position, dirs, 3), 1.0, j);
   addBodyRows(problem, ctx, c.body_b,
               pointVelocityRows(p - ctx.state.pose[c.body_b].position, dirs, 3), -1.0, j);
-  const Constraint& constraint = problem.constraints[j];
-  problem.error[constraint.row_offset] = c.geometry.gap;
-  problem.frames[constraint.frame] = ContactFrame{p, dirs[0]};
 }
 
 int addContactConstraint(const AssemblyContext& ctx, const AssembledContact& c,

@@ -8,8 +8,6 @@
 // the sweep and the narrow phase are split into contiguous chunks whose results are joined in
 // chunk order: the pairs are sorted afterwards and the points stay in pair order, so the output
 // is the same for every thread count.
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -67,16 +65,10 @@ class SweepAndPruneDetector final : public CollisionDetector {
     if (sweepers == 1) {
       sweep(objects, axis, 0, entries_.size(), pairs_);
     } else {
-      chunk_pairs_.resize(static_cast<std::size_t>(sweepers));
-#pragma omp parallel num_threads(sweepers)
-      {
-        const auto t = static_cast<std::size_t>(omp_get_thread_num());
-        const std::size_t n = entries_.size(), parts = static_cast<std::size_t>(sweepers);
-        chunk_pairs_[t].clear();
-        sweep(objects, axis, n * t / parts, n * (t + 1) / parts, chunk_pairs_[t]);
-      }
-      for (const std::vector<std::uint64_t>& chunk : chunk_pairs_)
-        pairs_.insert(pairs_.end(), chunk.begin(), chunk.end());
+      inChunks(sweepers, entries_.size(), chunk_pairs_, pairs_,
+               [&](std::size_t begin, std::size_t end, std::vector<std::uint64_t>& pairs) {
+                 sweep(objects, axis, begin, end, pairs);
+               });
     }
     for (const int p : planes_) {
       for (int i = 0; i < static_cast<int>(objects.size()); ++i) {
@@ -94,18 +86,12 @@ class SweepAndPruneDetector final : public CollisionDetector {
       collide(objects, filter, 0, pairs_.size(), manifold_, out, threads_);
       return;
     }
-    chunk_points_.resize(static_cast<std::size_t>(colliders));
-#pragma omp parallel num_threads(colliders)
-    {
-      const auto t = static_cast<std::size_t>(omp_get_thread_num());
-      const std::size_t n = pairs_.size(), parts = static_cast<std::size_t>(colliders);
-      ContactManifold manifold;
-      chunk_points_[t].clear();
-      // One thread per pair here: a signed distance pair's own search stays serial.
-      collide(objects, filter, n * t / parts, n * (t + 1) / parts, manifold, chunk_points_[t], 1);
-    }
-    for (const std::vector<ContactPoint>& chunk : chunk_points_)
-      out.insert(out.end(), chunk.begin(), chunk.end());
+    inChunks(colliders, pairs_.size(), chunk_points_, out,
+             [&](std::size_t begin, std::size_t end, std::vector<ContactPoint>& points) {
+               ContactManifold manifold;
+               // One thread per pair here: a signed distance pair's own search stays serial.
+               collide(objects, filter, begin, end, manifold, points, 1);
+             });
   }
 
  private:
@@ -142,6 +128,22 @@ class SweepAndPruneDetector final : public CollisionDetector {
     return !(reach < kNoSphere) || (x.centre - y.centre).squaredNorm() <= reach * reach;
   }
   static constexpr double kNoSphere = std::numeric_limits<double>::infinity();
+
+  // work(begin, end, chunk) over [0, n) in `parts` contiguous chunks, in parallel, each into its
+  // own buffer of `chunks`, appended to `out` in chunk order: the serial result for any count.
+  template <class T, class Work>
+  static void inChunks(int parts, std::size_t n, std::vector<std::vector<T>>& chunks,
+                       std::vector<T>& out, const Work& work) {
+    chunks.resize(static_cast<std::size_t>(parts));
+    const auto count = static_cast<std::size_t>(parts);
+#pragma omp parallel for schedule(static, 1) num_threads(parts)
+    for (int t = 0; t < parts; ++t) {
+      const auto k = static_cast<std::size_t>(t);
+      chunks[k].clear();
+      work(n * k / count, n * (k + 1) / count, chunks[k]);
+    }
+    for (const std::vector<T>& chunk : chunks) out.insert(out.end(), chunk.begin(), chunk.end());
+  }
 
   // Pairs of entries [begin, end) with the entries after them that their boxes overlap.
   void sweep(const std::vector<CollisionObject>& objects, int axis, std::size_t begin,
