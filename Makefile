@@ -71,6 +71,7 @@ SANITIZE_LONG := $(SANITIZE_LONG)|BeamScene.ACoarseBeamIsPushed|CorotationalFemP
 SANITIZE_LONG := $(SANITIZE_LONG)|CosseratCable.PaperCableIsStableWithSubadmm
 SANITIZE_LONG := $(SANITIZE_LONG)|Cli.TheBeamRunsAtItsOwnIterationCap
 SANITIZE_LONG := $(SANITIZE_LONG)|BenchCli.PaperSchurPrintsTheTablesWithThePapersFigures
+SANITIZE_LONG := $(SANITIZE_LONG)|SchurScenes.TheNetHoldsTheTruck
 SANITIZE_LONG := $(SANITIZE_LONG)|BenchCli.PaperCondPrintsTheTablesWithThePapersFigures
 # COND's convergence tests run thousands of iterations (the box test at k_v = 1e5, the soft ball
 # to 1e-10): the portable build runs them; the sanitizers see the same code in Cond's short tests.

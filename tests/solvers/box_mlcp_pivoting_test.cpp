@@ -166,6 +166,98 @@ TEST(PgsSubspaceMinimization, ReachesTheExactSolutionOfRandomBoxMlcps) {
   }
 }
 
+TEST(ProjectedNewton, ReachesTheExactSolutionOfRandomBoxMlcpsDenseAndSparse) {
+  for (unsigned seed = 1; seed <= 40; ++seed) {
+    const BoxProblem p = randomProblem(4 + static_cast<int>(seed % 4), seed);
+    const VecX reference = enumerateSolution(p);
+    PivotingSettings ps;
+    ps.epsilon = 1e-11;
+    BoxMlcpPivoting<DenseBoxMatrix> dense;
+    std::vector<BoxIndex> sets;
+    VecX x;
+    const PivotingResult rd =
+        dense.projectedNewton(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, sets, x);
+    EXPECT_TRUE(rd.solved) << "seed " << seed;
+    EXPECT_LT(residualOf(p, x), 1e-11) << "seed " << seed;
+    EXPECT_LT((x - reference).cwiseAbs().maxCoeff(), 1e-8 * (1.0 + reference.norm()))
+        << "seed " << seed;
+    // Newton: a handful of steps on 4-7 rows, not a sweep count.
+    EXPECT_LE(rd.pivots, 20) << "seed " << seed;
+
+    const SparseMatrixCsc sparse = p.a.sparseView();
+    BoxMlcpPivoting<SparseBoxMatrix> sp;
+    std::vector<BoxIndex> sets2;
+    VecX x2;
+    const PivotingResult rs =
+        sp.projectedNewton(SparseBoxMatrix{&sparse}, p.b, p.lower, p.upper, ps, sets2, x2);
+    EXPECT_TRUE(rs.solved) << "seed " << seed;
+    EXPECT_LT((x2 - reference).cwiseAbs().maxCoeff(), 1e-8 * (1.0 + reference.norm()))
+        << "seed " << seed;
+  }
+}
+
+/// Contacts outnumbering the DOF, as on a chain wound on a bar or a pile of boxes: A = J J^T +
+/// C I with J of `rows` random normals on `dof` DOF (W rank-deficient, only C = 1e-10 keeping A
+/// definite), every row a contact normal [0, inf), and b = J v0 + s with gaps s >= 0 so that
+/// some velocity satisfies every row (the limit C -> 0 has a bounded solution).
+BoxProblem redundantContacts(int dof, int rows, unsigned seed) {
+  std::mt19937 rng(seed);
+  const auto uniform = [&rng] {
+    return 2.0 * (static_cast<double>(rng()) + 0.5) / 4294967296.0 - 1.0;
+  };
+  MatX j(rows, dof);
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < dof; ++c) j(r, c) = uniform();
+  VecX v0(dof);
+  for (int c = 0; c < dof; ++c) v0[c] = uniform();
+  BoxProblem p;
+  p.a = j * j.transpose() + 1e-10 * MatX::Identity(rows, rows);
+  p.b = j * v0;
+  for (int r = 0; r < rows; ++r) p.b[r] += std::max(uniform(), 0.0);
+  p.lower = VecX::Zero(rows);
+  p.upper = VecX::Constant(rows, kInf);
+  return p;
+}
+
+TEST(ProjectedNewton, SolvesRedundantContactsWhereBlockPivotingRunsOut) {
+  // A wrong index set's free block is conditioned 1e10 here: its solve is far outside the box,
+  // every sign is noise, and the pivots wander; the projected Newton steps decrease the
+  // objective every time and end at the solution.
+  int pivoting_failed = 0;
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    const BoxProblem p = redundantContacts(12, 40, seed);
+    const SparseMatrixCsc a = p.a.sparseView();
+    PivotingSettings ps;
+    ps.fallback = false;
+    BoxMlcpPivoting<SparseBoxMatrix> k;
+    std::vector<BoxIndex> sets;
+    VecX x;
+    if (!k.blockPivoting(SparseBoxMatrix{&a}, p.b, p.lower, p.upper, ps, sets, x).solved)
+      ++pivoting_failed;
+
+    x = VecX::Zero(40);
+    const PivotingResult r =
+        k.projectedNewton(SparseBoxMatrix{&a}, p.b, p.lower, p.upper, ps, sets, x);
+    EXPECT_TRUE(r.solved) << "seed " << seed;
+    EXPECT_LT(residualOf(p, x), 1e-9) << "seed " << seed;
+    // Every contact's condition: no pulling impulse, no approach.
+    const VecX w = p.a * x + p.b;
+    EXPECT_GE(x.minCoeff(), 0.0) << "seed " << seed;
+    EXPECT_GT(w.minCoeff(), -1e-9) << "seed " << seed;
+
+    // As BPP's fallback it turns the pivoting's failure into the solution.
+    ps.fallback = true;
+    x.resize(0);
+    sets.clear();
+    const PivotingResult b =
+        k.blockPivoting(SparseBoxMatrix{&a}, p.b, p.lower, p.upper, ps, sets, x);
+    EXPECT_TRUE(b.solved) << "seed " << seed;
+    EXPECT_LT(residualOf(p, x), 1e-9) << "seed " << seed;
+  }
+  // The cases are the ones pivoting cannot do (they would not test the fallback otherwise).
+  EXPECT_GE(pivoting_failed, 3);  // 8 of the 10 here
+}
+
 TEST(BlockPrincipalPivoting, WarmIndexSetsFinishInOneSolveAndReuseTheFactor) {
   const BoxProblem p = randomProblem(7, 99);
   BoxMlcpPivoting<DenseBoxMatrix> k;
@@ -218,7 +310,7 @@ TEST(BlockPrincipalPivoting, TerminatesOnDegenerateProblems) {
   EXPECT_LT(residualOf(q, x), 1e-8);
 }
 
-TEST(BlockPrincipalPivoting, PivotsRunningOutFallBackOnPgsSubspaceFromTheWarmStart) {
+TEST(BlockPrincipalPivoting, PivotsRunningOutFallBackOnProjectedNewtonFromTheWarmStart) {
   int fell_back = 0;
   for (unsigned seed = 1; seed <= 20; ++seed) {
     const BoxProblem p = randomProblem(7, seed);
@@ -242,41 +334,52 @@ TEST(BlockPrincipalPivoting, PivotsRunningOutFallBackOnPgsSubspaceFromTheWarmSta
         k.blockPivoting(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, sets, x);
     ++fell_back;
     EXPECT_TRUE(r.fell_back) << "seed " << seed;
-    // PGS-SM from the solution stays there (its sweeps move nothing): the fallback's answer,
-    // solved, and never worse than the pivoting's best iterate.
+    // Projected Newton from the solution stops there before its first step: the fallback's
+    // answer, solved, never worse than the pivoting's best iterate, and no solve added.
     EXPECT_TRUE(r.solved) << "seed " << seed;
     EXPECT_LT(residualOf(p, x), 1e-9) << "seed " << seed;
     EXPECT_LE(residualOf(p, x), pivoted) << "seed " << seed;
-    // Its first sweeps find the solution: no subspace solve is added to the pivots.
     EXPECT_EQ(r.pivots, plain.pivots) << "seed " << seed;
   }
   EXPECT_GE(fell_back, 10);
 }
 
-TEST(BlockPrincipalPivoting, TheFallbackKeepsThePivotingsIterateWhenThatIsBetter) {
-  // A zero warm start far from the solution: PGS-SM with one subspace solve may end worse than
-  // the pivoting's best iterate, which is then what comes back.
+TEST(BlockPrincipalPivoting, TheFallbackKeepsTheBestOfPivotingNewtonAndPgsSubspace) {
+  // A zero warm start far from the solution and one Newton step: projected Newton may end
+  // unsolved, PGS-SM is then tried from the warm start as well, and whichever of the three ends
+  // with the least natural residual comes back.
+  int newton_unsolved = 0;
   for (unsigned seed = 1; seed <= 20; ++seed) {
     const BoxProblem p = randomProblem(7, seed);
     PivotingSettings ps;
     ps.max_pivots = 2;
+    ps.newton_steps = 1;
     BoxMlcpPivoting<DenseBoxMatrix> k;
     std::vector<BoxIndex> sets(7, BoxIndex::Free);
     VecX x;
     ps.fallback = false;
     if (k.blockPivoting(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, sets, x).solved) continue;
-    const double pivoted = residualOf(p, x);
-    VecX pgs = VecX::Zero(7);
-    std::vector<BoxIndex> pgs_sets;
-    k.pgsSubspace(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, pgs_sets, pgs);
-    const double subspace = residualOf(p, pgs);
+    double best = residualOf(p, x);
+    VecX newton = VecX::Zero(7);
+    std::vector<BoxIndex> other_sets;
+    const bool newton_solved =
+        k.projectedNewton(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, other_sets, newton)
+            .solved;
+    best = std::min(best, residualOf(p, newton));
+    if (!newton_solved) {
+      ++newton_unsolved;
+      VecX pgs = VecX::Zero(7);
+      k.pgsSubspace(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, other_sets, pgs);
+      best = std::min(best, residualOf(p, pgs));
+    }
 
     ps.fallback = true;
     sets.assign(7, BoxIndex::Free);
     x = VecX::Zero(7);
     k.blockPivoting(DenseBoxMatrix{&p.a}, p.b, p.lower, p.upper, ps, sets, x);
-    EXPECT_DOUBLE_EQ(residualOf(p, x), std::min(pivoted, subspace)) << "seed " << seed;
+    EXPECT_DOUBLE_EQ(residualOf(p, x), best) << "seed " << seed;
   }
+  EXPECT_GE(newton_unsolved, 3);
 }
 
 }  // namespace

@@ -195,7 +195,9 @@ TEST(SchurBpp, AnUnsolvedCouplingIsSolvedWholeAndNeverEndsWorseThanBpp) {
   EXPECT_GT(judged, 5);
   const auto& solver = dynamic_cast<const SubstructuringSolver&>(w.solver());
   EXPECT_GT(solver.wholeSystemSolves(), 0);
-  EXPECT_LT(solver.wholeSystemSolves(), judged + 1);
+  // At most one a solve; a step is solved up to 1 + kGeometricStiffnessPasses times (the chain's
+  // joint impulses change as it lands).
+  EXPECT_LE(solver.wholeSystemSolves(), 14 * (1 + World::kGeometricStiffnessPasses));
 }
 
 }  // namespace

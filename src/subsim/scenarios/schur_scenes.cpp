@@ -20,25 +20,26 @@
 //     machine.
 //
 // What runs (bpp at the defaults and default step counts, geometric stiffness on; more in each
-// scene's comment and in `subsim bench --paper schur`): the bridge, the cranes and the cable
-// spinner run to the end; the chain drop runs its 600 steps, bpp running out of pivots in most
-// of them (PGS-SM then takes over); the log tower stands until the ball hits it and stops at
-// step 238 (logs 14 cm into each other); the rock pile stops at step 172 (a rock 10 cm into
-// the shovel; bpp at its pivot cap in 150 of the steps); the chain wrap stops at step 32 and
-// the net with the truck at the catch (step 30), with converged solves:
-//   - chainwrap: until 2026-11-26 the links cleared the bar by 2 mm (the 500 kg box fell freely
-//     while the helix tightened) and each wound link touched the bar at one point, its middle,
-//     so a polygon of such chords could fold inward (joints in, middles out) and the chain slid
-//     into the bar (steps 15-23).  Now the chain starts taut and capsule-capsule contact also
-//     reports the shorter capsule's two ends within the margin, so each link is held at its
-//     middle and ends; bpp stops at step 32 on the second-last link 3 cm into the box, as the
-//     chain's end whips under the swinging box;
-//   - nettruck: a wheel is found 3-15 cm into a 3 cm net link when the net pulls taut, also
-//     with the truck dropped from 2 cm, with compliant net joints (1e5-1e7 N/m) and with
-//     spherical wheels.  Until capsule-cylinder contact had both segment ends (it was GJK's
-//     single point), a link lying across a tyre pivoted about its one contact and its far end
-//     sank 7.6 cm in one step (step 24); now a link lying over a tyre's rim edge flaps up and
-//     down from step to step (one end 9-12 cm each step) and sinks 3 cm into it at step 30.
+// scene's comment and in `subsim bench --paper schur`; measured 2026-11-29): the bridge, the
+// cranes, the cable spinner, the chain wrap (400 steps, every solve converged: the box swings on
+// the chain) and the net with the truck (300 steps: the net holds it) run to the end, also with
+// schur-bpp; the log tower stands until the ball hits it and runs its 300 steps (bpp at its
+// caps in 138 of them, 4.5 cm deepest); the chain drop runs its 600 steps (at the caps in 350,
+// 8 mm deepest); the rock pile stops at step 397 of 400
+// (a rock 10 cm into the 1 kg shovel; bpp at its caps in 341 of the steps: half its contact rows
+// are redundant, docs/schur.md).  Two things made the chain wrap and the net run:
+//   - bpp's pivots ran out on them (30 of the chain wrap's first 31 steps, natural residuals of
+//     0.05-0.2 N s at best): redundant contact rows, A conditioned 1e14 by C alone.  BPP now
+//     falls back on projected Newton (solvers/box_mlcp_pivoting.hpp), which converges there;
+//   - even converged, the 500 kg box fell at g h a step from the first step (the links' joints
+//     had no last impulse for their geometric stiffness, so the light links whipped round and
+//     the load never built up), and a wheel went 3.6 cm into a net link at step 30 when the
+//     truck's weight reached the net within a step.  A step whose joint impulses change by more
+//     than a tenth is now solved again with the geometric stiffness of its own (World::step).
+// Earlier (for the record): until 2026-11-26 the chain cleared the bar by 2 mm and each wound
+// link touched it at its middle only; capsule-capsule contact now also reports the shorter
+// capsule's two ends within the margin.  Until capsule-cylinder contact had both segment ends, a
+// net link lying across a tyre pivoted about its one contact and sank 7.6 cm in one step.
 // Without geometric stiffness (Model::geometric_stiffness, see paperModel) the bridge, the
 // cranes and the cable spinner stopped too: a 16-plank bridge at rest left rest by itself
 // after 13 steps with bpp's exact solves (h = 8 ms was stable, 10 ms not).
@@ -210,16 +211,14 @@ void weldToDrive(Model& m, int body, int drive, const Vec3& anchor, double stiff
 // kg (500; a 0.5 m cube at 4000 kg/m^3) on a ball joint at its free end.  The chain's other end is
 // fixed to the world on the bar (a ball joint), as a winch cable is fixed to its drum; the wound
 // turns are a helix whose pitch (10 cm a turn) keeps the turns apart, the links' middles touch the
-// bar (the chain starts taut: with 2 mm of clearance the 500 kg box fell freely for 3 steps while
-// the helix tightened, and bpp stopped at step 23 instead of 32), and the chain leaves the bar
-// tangentially on its +x side.  The hanging part and the box start swinging in the x-z plane as
-// one pendulum about the point where the chain leaves the bar, the box at `swing` m/s (1), so the
-// chain slides and lifts on the bar.  Ground at z = 0, 0.5 m below the box; mu = 0.5.
-// Simplified: the paper does not say where the chain's other end is held.  Bodies: links + 1 (101
-// at the default), joints: links - 1 universal joints between links (shaft along the mean of the
-// two links' directions) and 2 ball joints (the world anchor, the box).
-// Runs (default size, 200 steps): bpp and schur-bpp stop at step 32 on the second-last link
-// pressed 3 cm into the box, subadmm at step 29 on two links of adjacent turns on the bar.
+// bar (the chain starts taut), and the chain leaves the bar tangentially on its +x side.  The
+// hanging part and the box start swinging in the x-z plane as one pendulum about the point where
+// the chain leaves the bar, the box at `swing` m/s (1), so the chain slides and lifts on the bar.
+// Ground at z = 0, 0.5 m below the box; mu = 0.5. Simplified: the paper does not say where the
+// chain's other end is held.  Bodies: links + 1 (101 at the default), joints: links - 1 universal
+// joints between links (shaft along the mean of the two links' directions) and 2 ball joints (the
+// world anchor, the box). Runs (default size, 400 steps): bpp and schur-bpp to the end, every solve
+// converged, the box swinging as a pendulum (see the header).
 Model buildChainWrapScene(const ScenarioParams& p) {
   const int links = p.getInt("links");
   const double load = p.get("load"), wraps = p.get("wraps"), swing = p.get("swing");
@@ -589,9 +588,8 @@ Model buildCableSpinnerScene(const ScenarioParams& p) {
 // lines straight, shearing its cells).  Counts with c = cells, s = segments: bodies 22 + 2 (c - 1)
 // c s (382 at the default: the border lines carry no links), joints 21 + 2 (c - 1) c (s - 1)
 // inside the edges + 3 (c - 1)^2 at inner nodes + 4 (c - 1) to the world = 21 + 459 = 480.
-// Runs: every solver tried stops at the catch (steps 15-30, the truck at 3-5 m/s when the net
-// pulls taut): a wheel or the engine found 3-9 cm into a net link, or a solve blowing up (bpp:
-// step 30, a link over a tyre's rim edge; see the header).
+// Runs: bpp and schur-bpp to the end (300 steps; the truck lands at about 0.4 s and is at rest
+// on the net by 3 s, 1.4-1.6 cm the deepest penetration); see the header for what made it.
 Model buildNetTruckScene(const ScenarioParams& p) {
   const int cells = p.getInt("cells"), segments = p.getInt("segments");
   const double drop = p.get("height"), sag = p.get("sag"), mu = p.get("mu");

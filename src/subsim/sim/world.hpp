@@ -71,6 +71,10 @@ using Controller = std::function<void(const Model&, const State&, BodyForces& fo
 class World {
  public:
   /// Validates the model (std::invalid_argument on a bad one) and sets the initial state.
+  /// How many times at most a step is solved again with the geometric stiffness of its own joint
+  /// impulses (Model::geometric_stiffness; step() says when).
+  static constexpr int kGeometricStiffnessPasses = 10;
+
   explicit World(Model model, WorldSettings settings = WorldSettings());
   /// The same on a model shared with other Worlds (not copied; null: std::invalid_argument).
   explicit World(std::shared_ptr<const Model> model, WorldSettings settings = WorldSettings());
@@ -128,6 +132,9 @@ class World {
  private:
   void buildCollisionObjects(double h);
   void warmStart();
+  /// The warm start of the next step: the solution's impulses by constraint key.
+  void keepWarmStart(WarmStart& next) const;
+
   std::string checkDivergence(double max_penetration) const;
 
   std::shared_ptr<const Model> model_;
@@ -149,6 +156,10 @@ class World {
   StepProblem problem_;
   StepSolution solution_;
   StepSolution warm_start_;
+  // The geometric stiffness passes (step()): the state's warm start, kept through them; the
+  // last pass's warm start, answer and what its solver was given.
+  WarmStart saved_warm_start_, pass_warm_start_;
+  StepSolution pass_solution_, pass_given_;
   // Robot integration scratch.
   RobotKinematics robot_kinematics_;
   VecX robot_vhat_, robot_q_next_;

@@ -17,18 +17,30 @@
 // infeasible rows, after which one single (Murty) pivot moves the infeasible row of largest
 // index; and, as the schur paper does, a hash of every index set met is kept and a repeated set
 // switches to single pivots for the next 5 pivots.  At most max_pivots (the paper's kappa_iter,
-// 50) solves; when they run out, PGS-SM (below) from the warm start gets as many subspace solves,
-// and the better of its result and the pivoting's best iterate by the natural residual is
-// returned (clamped into the box).  Like every principal pivoting method it is at its best on
-// well-conditioned A: on a granular pile, whose contacts outnumber the bodies' DOF (W
-// rank-deficient, only C keeping it definite), it can take hundreds of pivots.  The factor of the
-// last free block is kept: a solve whose free set did not change since the last one reuses it
+// 50) solves; when they run out, projected Newton (below) from the warm start gets newton_steps
+// Newton steps, and PGS-SM (below) as many subspace solves as the pivots where Newton does not
+// reach epsilon either; of their results and the pivoting's best iterate, the one of least
+// natural residual is returned (clamped into the box).  Like every principal pivoting method it is
+// at its best on well-conditioned A: on a granular pile, whose contacts outnumber the bodies' DOF
+// (W rank-deficient, only C keeping it definite), it can take hundreds of pivots.  The factor of
+// the last free block is kept: a solve whose free set did not change since the last one reuses it
 // (the schur paper's reuse across coupling iterations).
 //
 // PGS with subspace minimisation (Silcowitz, Niebe, Erleben, "Projected Gauss-Seidel subspace
 // minimization for interactive rigid body dynamics", 2010; the schur paper's PGS-SM): a few
 // projected Gauss-Seidel sweeps guess the index sets, one solve with the free block gives x on
 // that subspace, projected back into the box; repeated until the natural residual is below eps.
+//
+// Projected Newton (Bertsekas, "Projected Newton methods for optimization problems with simple
+// constraints", SIAM J. Control Optim. 1982) on the box QP  min 1/2 x'Ax + b'x, l <= x <= u,
+// whose optimality conditions are the box MLCP (A symmetric positive definite): rows within
+// epsilon_k of a bound that the gradient pushes onto it take a diagonally scaled gradient step,
+// the others a Newton step with their free block, and an Armijo search along the projection arc
+// P(x + alpha d) makes every step decrease the objective.  Unlike pivoting it never trusts the
+// sign of a row computed on a wrong index set: where contacts are redundant (a chain wound on a
+// bar, a pile of boxes: W rank-deficient, A_FF conditioned 1e14 by C = 1e-10 alone) a wrong set's
+// solve is 1e6 times too large, every sign is noise and the pivots wander (chainwrap: 30 of its
+// first 31 steps at the pivot cap, natural residual 0.2 N s at best).  It is BPP's fallback.
 //
 // Both leave sets and x consistent on return; a tolerance eta (the paper's 1e-5) decides which
 // rows are at a bound.  The workspaces are kept between solves (the sparse factorisation
@@ -58,7 +70,8 @@ struct PivotingSettings {
   int single_pivot_steps = 5;  // single pivots after a repeated index set
   int pgs_sweeps = 5;          // PGS-SM: sweeps before each subspace solve
   double epsilon = 1e-9;       // PGS-SM: stop when the natural residual's maximum is below
-  bool fallback = true;        // BPP: when the pivots run out, PGS-SM from the warm start as well
+  bool fallback = true;        // BPP: when the pivots run out, projected Newton from the warm start
+  int newton_steps = 200;      // projected Newton: Newton steps (free-block solves) at most
 };
 
 struct PivotingResult {
@@ -66,7 +79,7 @@ struct PivotingResult {
   int factorizations = 0;  // of these, those that factored (the others reused the factor)
   bool solved = false;     // no infeasible row left (PGS-SM: residual below epsilon)
   bool factor_failed = false;
-  bool fell_back = false;  // BPP ran out of pivots and tried PGS-SM (pivots count both)
+  bool fell_back = false;  // BPP ran out of pivots and tried projected Newton (pivots count both)
 };
 
 /// The dense box MLCP's matrix (the schur interface's S_Gamma, small problems).
@@ -86,8 +99,9 @@ template <class Matrix>
 class BoxMlcpPivoting {
  public:
   /// Block principal pivoting from the index sets given (warm start), x and sets on return.
-  /// When max_pivots run out, PGS-SM from x as given (the warm start; zero if it has the wrong
-  /// size) with as many subspace solves, and the result of least natural residual is kept.
+  /// When max_pivots run out, projected Newton (then PGS-SM, if Newton misses epsilon) from x as
+  /// given (the warm start; zero if it has the wrong size), and the result of least natural
+  /// residual is kept.
   PivotingResult blockPivoting(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper,
                                const PivotingSettings& settings, std::vector<BoxIndex>& sets,
                                VecX& x);
@@ -95,6 +109,12 @@ class BoxMlcpPivoting {
   PivotingResult pgsSubspace(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper,
                              const PivotingSettings& settings, std::vector<BoxIndex>& sets,
                              VecX& x);
+  /// Projected Newton from x (clamped into the box), at most settings.newton_steps Newton steps,
+  /// until the natural residual's maximum is below epsilon or no step decreases the objective
+  /// measurably; the iterate of least natural residual and its index sets on return.
+  PivotingResult projectedNewton(const Matrix& a, const VecX& b, const VecX& lower,
+                                 const VecX& upper, const PivotingSettings& settings,
+                                 std::vector<BoxIndex>& sets, VecX& x);
   /// One projected Gauss-Seidel sweep in row order; returns max_r A_rr |dx_r|.
   double pgsSweep(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper, VecX& x);
   /// Factors the free block of `sets` (kept when the free set is the one last factored;
@@ -112,6 +132,9 @@ class BoxMlcpPivoting {
   bool solveFree(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper,
                  const std::vector<BoxIndex>& sets, VecX& x, PivotingResult& result);
 
+  /// xf_ <- A_FF^{-1} xf_, with the free block last factored (freeRows() order).
+  void solveFreeRhs();
+
   void fallBack(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper,
                 const PivotingSettings& settings, std::vector<BoxIndex>& sets, VecX& x,
                 PivotingResult& result);
@@ -120,7 +143,8 @@ class BoxMlcpPivoting {
   std::vector<int> position_;  // row -> index in free_ (or -1)
   bool has_factor_ = false;
   VecX rhs_, w_, xf_, best_x_, start_x_, pivoted_x_;
-  std::vector<BoxIndex> best_sets_, pivoted_sets_;
+  VecX gradient_, direction_, trial_, diagonal_;  // projected Newton
+  std::vector<BoxIndex> best_sets_, pivoted_sets_, held_;
   std::vector<std::uint64_t> seen_;
   std::vector<int> infeasible_;
   MatX dense_free_;

@@ -31,10 +31,12 @@ struct BoxMlcpOptions {
   double eta = 1e-9;          // index-set tolerance (see the header)
   int max_pivots = 50;        // the paper's kappa_iter
   int pgs_sweeps = 5;         // PGS-SM: sweeps before each subspace solve
+  int newton_steps = 200;     // BPP's projected Newton fallback: Newton steps at most
 };
 
-/// The options every box-MLCP solver has (compliance, eta, max_pivots, pgs_sweeps), described
-/// once for any Options struct with those members (BoxMlcpOptions, SubstructuringOptions).
+/// The options every box-MLCP solver has (compliance, eta, max_pivots, pgs_sweeps, newton_steps),
+/// described once for any Options struct with those members (BoxMlcpOptions,
+/// SubstructuringOptions).
 template <class O>
 OptionTable<O>& addBoxMlcpOptions(OptionTable<O>& table) {
   return table
@@ -45,7 +47,9 @@ OptionTable<O>& addBoxMlcpOptions(OptionTable<O>& table) {
       .integer("max_pivots", &O::max_pivots, 1, 1000000, "solves",
                "free-block solves per BPP or PGS-SM solve (the paper's kappa_iter)")
       .integer("pgs_sweeps", &O::pgs_sweeps, 0, 1000000, "sweeps",
-               "PGS-SM: projected Gauss-Seidel sweeps before each subspace solve");
+               "PGS-SM: projected Gauss-Seidel sweeps before each subspace solve")
+      .integer("newton_steps", &O::newton_steps, 1, 1000000, "solves",
+               "BPP: projected Newton steps when the pivots run out (each a free-block solve)");
 }
 
 /// The pivoting kernels' settings from those options.
@@ -55,6 +59,7 @@ PivotingSettings pivotingSettingsOf(const O& o) {
   ps.max_pivots = o.max_pivots;
   ps.eta = o.eta;
   ps.pgs_sweeps = o.pgs_sweeps;
+  ps.newton_steps = o.newton_steps;
   return ps;
 }
 

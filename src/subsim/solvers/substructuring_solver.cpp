@@ -264,10 +264,10 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
 
   PivotingSettings ps = pivotingSettingsOf(options_);
   ps.epsilon = options_.epsilon;
-  // No PGS-SM fallback inside the coupling's solves: FBIC repeats its group solves up to 250
-  // times a step (chaindrop took 7.6 s a step with it, 4.9 s without), and with the
-  // whole-system fallback an unsolved solve ends the coupling anyway (chaindrop, 30 steps:
-  // schur-bpp 275 ms a step, 308 ms with the PGS-SM fallback in the groups as well).
+  // No fallback inside the coupling's solves (measured when it was PGS-SM alone): FBIC repeats
+  // its group solves up to 250 times a step (chaindrop took 7.6 s a step with it, 4.9 s
+  // without), and with the whole-system fallback an unsolved solve ends the coupling anyway
+  // (chaindrop, 30 steps: schur-bpp 275 ms a step, 308 ms with the fallback in the groups too).
   // With no interface rows FBIC has nothing to alternate with: its group solves are the whole
   // answer, solved once, and keep the fallback (the boltnut's Panda, one group of 9 DOF and 54
   // contacts: BPP's pivots ran out and, without it, the nut sank 0.8 mm into the bolt).
@@ -276,7 +276,8 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
     ps.fallback = false;
   int iterations = 0;
   bool ok = true;
-  bool exact = true;  // every solve of the last coupling iteration solved its box MLCP
+  bool exact = true;     // every solve of the last coupling iteration solved its box MLCP
+  bool settled = false;  // and no index set changed in it
   visited_sets_.clear();
   visited_sets_.reserve(std::min(max_it, 256));
   for (int k = 0; k < max_it && ok; ++k) {
@@ -322,7 +323,10 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
     }
     for (int g = 0; g < ng; ++g) changed = changed || groups_[g]->changed;
     changed = changed || sets_gamma_ != sets_gamma_before_;
-    if (!changed || (ni == 0 && variant_ != Variant::Fbic)) break;
+    if (!changed || (ni == 0 && variant_ != Variant::Fbic)) {
+      settled = true;
+      break;
+    }
     if (variant_ != Variant::Fbic) {
       // Index sets met before: the coupling would go round that cycle until k_max.
       std::uint64_t h = hashSets(sets_gamma_);
@@ -335,6 +339,9 @@ void SubstructuringSolver::solve(const StepProblem& p, const SolverSettings& set
     }
   }
   if (!ok) noteFailure(st, SolveStatus::FactorizationFailed);
+  // k_max reached with index sets still changing: the coupling's answer is no solution
+  // (nettruck at 1.78 s: a natural residual of 98 N s and a net link thrown at 100 m/s).
+  if (!settled) exact = false;
 
   for (int g = 0; g < ng; ++g)
     for (int q = 0; q < groups_[g]->x.size(); ++q)

@@ -30,14 +30,15 @@
 //
 // Whole-system fallback (schur-bpp, schur-pgs-sm; option whole_system_fallback, on by default;
 // not in the paper): the coupling's answer is the box MLCP's solution only when every solve of
-// its last iteration was.  When one was not (a group's or the interface's pivots ran out and the
-// PGS-SM fallback missed epsilon too: chaindrop's links landing on their ramp, from step 9 on,
-// where the coupling's answer threw a link out at 221 m/s), or when the coupling iterations
-// revisit the index sets of an earlier one (a cycle, which the paper's k_max only cuts short:
+// its last iteration was and no index set changed in it.  When that is not so (k_max reached
+// with the sets still changing: nettruck at 1.78 s, a natural residual of 98 N s; a group's or
+// the interface's pivots ran out: chaindrop's links landing on their ramp, from step 9 on, where
+// the coupling's answer threw a link out at 221 m/s), or when the coupling iterations revisit
+// the index sets of an earlier one (a cycle, which the paper's k_max only cuts short:
 // granular:spheres=27's step 80 at n_max 4 went round one to k_max = 400 with a natural residual
-// of 0.17 and velocities 16 m/s off), the step is solved whole by BPP from the step's warm start,
-// as bpp solves it, and the result of least natural residual kept.
-// wholeSystemSolves() counts those steps; `bench --paper schur` reports them.
+// of 0.17 and velocities 16 m/s off), the step is solved whole by BPP from the step's warm
+// start, as bpp solves it, and the result of least natural residual kept.  wholeSystemSolves()
+// counts those steps; `bench --paper schur` reports them.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -58,6 +59,7 @@ struct SubstructuringOptions {
   double eta = 1e-9;                  // index-set tolerance (box_mlcp_solver.hpp says why not 1e-5)
   double compliance = 1e-10;          // the diagonal compliance C of hard rows (m/s per N s)
   int pgs_sweeps = 5;                 // schur-pgs-sm: interface sweeps before each subspace solve
+  int newton_steps = 200;             // BPP's projected Newton fallback (whole-system solve)
   double epsilon = 1e-9;              // schur-pgs-sm: the interface solve's natural-residual target
   bool whole_system_fallback = true;  // schur-*: see "Whole-system fallback" above
 };
