@@ -69,7 +69,7 @@ struct PivotingSettings {
   double eta = 1e-9;           // a row within eta of a bound, or w within eta of 0, is there
   int single_pivot_steps = 5;  // single pivots after a repeated index set
   int pgs_sweeps = 5;          // PGS-SM: sweeps before each subspace solve
-  double epsilon = 1e-9;       // PGS-SM: stop when the natural residual's maximum is below
+  double epsilon = 1e-9;       // PGS-SM, projected Newton: stop below this natural residual
   bool fallback = true;        // BPP: when the pivots run out, projected Newton from the warm start
   int newton_steps = 200;      // projected Newton: Newton steps (free-block solves) at most
 };
@@ -79,7 +79,7 @@ struct PivotingResult {
   int factorizations = 0;  // of these, those that factored (the others reused the factor)
   bool solved = false;     // no infeasible row left (PGS-SM: residual below epsilon)
   bool factor_failed = false;
-  bool fell_back = false;  // BPP ran out of pivots and tried projected Newton (pivots count both)
+  bool fell_back = false;  // BPP ran out of pivots and fell back (pivots count every solve)
 };
 
 /// The dense box MLCP's matrix (the schur interface's S_Gamma, small problems).
