@@ -445,7 +445,7 @@ StepReport World::step() {
     report.step_ms = msSince(t_step);
     return report;
   }
-  int iterations = solution_.stats.iterations;
+  int solves = 1;
   // The geometric stiffness (Model::geometric_stiffness) is each joint's last impulse at its
   // lever, which is stale where the load changes within the step: on chainwrap's first step (no
   // last impulses) the chain's 0.25 kg links met the 500 kg box's pull with their own inertia
@@ -473,7 +473,7 @@ StepReport World::step() {
       warm_start_.vhat = solution_.vhat;
       warm_start_.lambda = solution_.lambda;
       solver_->solve(problem_, settings_.solver_settings, solution_);
-      iterations += solution_.stats.iterations;
+      ++solves;
       if (solution_.stats.status != SolveStatus::Converged) {
         std::swap(state_.warm_start, pass_warm_start_);
         assembler_.assemble(*model_, partition_, state_, forces_, contacts_, h, problem_,
@@ -490,7 +490,8 @@ StepReport World::step() {
   report.solver_ms = msSince(t_solve);
   report.solver_setup_ms = solution_.stats.setup_ms;
   report.solve_status = solution_.stats.status;
-  report.iterations = iterations;
+  report.iterations = solution_.stats.iterations;
+  report.solves = solves;
   report.residual = solution_.stats.residual;
   // Its vhat is no answer: the step diverges here, the state stays as it was.
   if (solution_.stats.status == SolveStatus::FactorizationFailed) {

@@ -48,7 +48,10 @@ struct WorldSettings {
 struct StepReport {
   int contacts = 0;  // contact constraints (3 rows each) in the problem
   int constraints = 0;
-  int iterations = 0;
+  int iterations = 0;  // of the step's last solve (the one its answer comes from)
+  /// Solves of the step: 1, or more where the geometric stiffness passes ran (World::step);
+  /// solver_ms counts them all.
+  int solves = 1;
   double residual = 0.0;                                 // the solver's own stopping residual
   SolveStatus solve_status = SolveStatus::IterationCap;  // how the solve ended
   double solver_ms = 0.0;  // solve only (factorisation included; collision, assembly excluded)
