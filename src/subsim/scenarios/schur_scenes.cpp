@@ -24,10 +24,9 @@
 // cranes, the cable spinner, the chain wrap (400 steps, every solve converged: the box swings on
 // the chain) and the net with the truck (300 steps: the net holds it) run to the end, also with
 // schur-bpp; the log tower stands until the ball hits it and runs its 300 steps (bpp at its
-// caps in 138 of them, 4.5 cm deepest); the chain drop runs its 600 steps (at the caps in 350,
-// 8 mm deepest); the rock pile stops at step 397 of 400
-// (a rock 10 cm into the 1 kg shovel; bpp at its caps in 341 of the steps: half its contact rows
-// are redundant, docs/schur.md).  Two things made the chain wrap and the net run:
+// caps in 143 of them, 2.0 cm deepest); the chain drop runs its 600 steps (at the caps in 152,
+// 6.3 mm deepest); the rock pile runs its 400 steps (at the caps in 263, 5.2 cm deepest: half
+// its contact rows are redundant, docs/schur.md).  Two things made the chain wrap and the net run:
 //   - bpp's pivots ran out on them (30 of the chain wrap's first 31 steps, natural residuals of
 //     0.05-0.2 N s at best): redundant contact rows, A conditioned 1e14 by C alone.  BPP now
 //     falls back on projected Newton (solvers/box_mlcp_pivoting.hpp), which converges there;

@@ -17,7 +17,8 @@
 // infeasible rows, after which one single (Murty) pivot moves the infeasible row of largest
 // index; and, as the schur paper does, a hash of every index set met is kept and a repeated set
 // switches to single pivots for the next 5 pivots.  At most max_pivots (the paper's kappa_iter,
-// 50) solves; when they run out, projected Newton (below) from the warm start gets newton_steps
+// 50) solves (fewer where single pivots are left with more infeasible rows than pivots); when
+// they run out, projected Newton (below) from the warm start gets newton_steps
 // Newton steps, and PGS-SM (below) as many subspace solves as the pivots where Newton does not
 // reach epsilon either; of their results and the pivoting's best iterate, the one of least
 // natural residual is returned (clamped into the box).  Like every principal pivoting method it is
@@ -35,8 +36,9 @@
 // constraints", SIAM J. Control Optim. 1982) on the box QP  min 1/2 x'Ax + b'x, l <= x <= u,
 // whose optimality conditions are the box MLCP (A symmetric positive definite): rows within
 // epsilon_k of a bound that the gradient pushes onto it take a diagonally scaled gradient step,
-// the others a Newton step with their free block, and an Armijo search along the projection arc
-// P(x + alpha d) makes every step decrease the objective.  Unlike pivoting it never trusts the
+// the others a Newton step with their free block (damped, A_FF + mu diag A_FF, where the search
+// had to shorten the last step), and an Armijo search along the projection arc P(x + alpha d)
+// makes every step decrease the objective.  Unlike pivoting it never trusts the
 // sign of a row computed on a wrong index set: where contacts are redundant (a chain wound on a
 // bar, a pile of boxes: W rank-deficient, A_FF conditioned 1e14 by C = 1e-10 alone) a wrong set's
 // solve is 1e6 times too large, every sign is noise and the pivots wander (chainwrap: 30 of its
@@ -117,10 +119,12 @@ class BoxMlcpPivoting {
                                  std::vector<BoxIndex>& sets, VecX& x);
   /// One projected Gauss-Seidel sweep in row order; returns max_r A_rr |dx_r|.
   double pgsSweep(const Matrix& a, const VecX& b, const VecX& lower, const VecX& upper, VecX& x);
-  /// Factors the free block of `sets` (kept when the free set is the one last factored;
-  /// freeRows() lists it); false when the factorisation breaks down (a zero pivot).
-  /// solveFreeBlock then solves with it (the schur complement's K = A_FF^{-1} G_F^T).
-  bool factorFree(const Matrix& a, const std::vector<BoxIndex>& sets, PivotingResult& result);
+  /// Factors the free block of `sets`, its diagonal scaled by 1 + damping (kept when the free set
+  /// and damping are the ones last factored; freeRows() lists it); false when the factorisation
+  /// breaks down (a zero pivot).  solveFreeBlock then solves with it (the schur complement's
+  /// K = A_FF^{-1} G_F^T).
+  bool factorFree(const Matrix& a, const std::vector<BoxIndex>& sets, PivotingResult& result,
+                  double damping = 0.0);
   const std::vector<int>& freeRows() const { return free_; }
   /// rhs <- A_FF^{-1} rhs, for the free block last factored (rows in freeRows() order).
   void solveFreeBlock(MatX& rhs) const;
@@ -142,8 +146,9 @@ class BoxMlcpPivoting {
   std::vector<int> free_, factored_;
   std::vector<int> position_;  // row -> index in free_ (or -1)
   bool has_factor_ = false;
+  double factored_damping_ = 0.0;
   VecX rhs_, w_, xf_, best_x_, start_x_, pivoted_x_;
-  VecX gradient_, direction_, trial_, diagonal_;  // projected Newton
+  VecX gradient_, direction_, trial_, step_, diagonal_;  // projected Newton
   std::vector<BoxIndex> best_sets_, pivoted_sets_, held_;
   std::vector<std::uint64_t> seen_;
   std::vector<int> infeasible_;
