@@ -320,7 +320,7 @@ PivotingResult BoxMlcpPivoting<Matrix>::projectedNewton(const Matrix& a, const V
   // block is definite by C alone, the undamped step is about 1e9 too long along its near-null
   // space and the arc search shortens it to alpha ~ 1e-9 step after step (chaindrop's 8th
   // problem, 2496 rows: natural residual 12 after 200 steps; its steps 7 to 29 ended at 0.03 ..
-  // 0.7 N s undamped, at 4e-14 .. 1.4e-3 damped).
+  // 0.7 N s undamped, at 2.5e-12 .. 1.4e-3 damped).
   // mu grows tenfold after a step the search had to shorten, shrinks tenfold after a full one.
   constexpr double kMinDamping = 1e-12, kMaxDamping = 1.0;
   PivotingResult result;
