@@ -241,7 +241,7 @@ PivotingResult BoxMlcpPivoting<Matrix>::blockPivoting(const Matrix& a, const Vec
     };
     // Single pivots mend about a row each: with more infeasible rows than pivots left they
     // cannot finish, and the fallback is given the time instead (chaindrop's first 40 steps:
-    // 306 ms of solves a step instead of 466, the same impulses).
+    // 306 ms of solves a step instead of 466, the same natural residual at every step).
     if (single && settings.fallback && count > settings.max_pivots - result.pivots) break;
     if (single) {
       move(infeasible_.back());  // Murty's rule: the infeasible row of largest index
