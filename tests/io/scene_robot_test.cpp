@@ -84,6 +84,20 @@ TEST(SceneRobot, PandaHoldExampleLoads) {
   EXPECT_GE(m.findBody("box1"), 0);
 }
 
+TEST(SceneRobot, TheBuiltInAllegroHandLoadsByName) {
+  const SceneFile scene = parseScene(withRobot(R"(
+  - name: hand
+    urdf: allegro_hand
+    position: [0, 0, 0.3]
+)"),
+                                     kRobotFile);
+  const Model& m = scene.model;
+  ASSERT_EQ(m.robots.size(), 1u);
+  EXPECT_EQ(m.robots[0].articulation.nq(), 16);
+  EXPECT_EQ(robotShapes(m, 0),
+            static_cast<int>(loadUrdfString(allegroHandUrdf(), "hand").collisions.size()));
+}
+
 TEST(SceneRobot, FieldsRoundTrip) {
   const SceneFile scene = parseScene(withRobot(R"(
   - name: arm
@@ -209,7 +223,8 @@ INSTANTIATE_TEST_SUITE_P(
         RobotErrorCase{"MissingName", "  - {urdf: panda}\n", "robots[0].name",
                        "missing, expected a unique robot name"},
         RobotErrorCase{"MissingUrdf", "  - {name: arm}\n", "robots[0].urdf",
-                       "missing, expected panda (the built-in Franka Panda) or a URDF file path"},
+                       "missing, expected panda (the built-in Franka Panda), allegro_hand (the "
+                       "built-in 16-DOF Allegro hand) or a URDF file path"},
         RobotErrorCase{"UrdfNotFound", "  - {name: arm, urdf: nowhere/arm.urdf}\n",
                        "robots[0].urdf", "got nowhere/arm.urdf: no such file"},
         RobotErrorCase{"DuplicateName", kArm + kArm, "robots[1].name",

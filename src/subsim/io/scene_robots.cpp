@@ -8,6 +8,19 @@
 
 namespace subsim::scene {
 
+namespace {
+
+// "panda (the built-in Franka Panda), allegro_hand (...) or a URDF file path".
+std::string builtinRobotsOrPath() {
+  std::string out;
+  for (const BuiltinRobot& r : kBuiltinRobots)
+    out += std::string(r.name) + " (" + r.description + "), ";
+  out.resize(out.size() - 2);
+  return out + " or a URDF file path";
+}
+
+}  // namespace
+
 VecX SceneBuilder::vecX(const Node& n, const std::string& path, int count, const std::string& what,
                         const std::string& coordinate, const std::string& element_what,
                         Range range) const {
@@ -20,10 +33,11 @@ VecX SceneBuilder::vecX(const Node& n, const std::string& path, int count, const
 
 UrdfRobot SceneBuilder::loadRobotUrdf(const Node& n, const std::string& path,
                                       bool floating_base) const {
-  const std::string what = "panda (the built-in Franka Panda) or a URDF file path";
+  const std::string what = builtinRobotsOrPath();
   const std::string urdf = r_.text(n, path, what);
   std::filesystem::path file(urdf);
-  if (urdf != "panda") {
+  const BuiltinRobot* builtin = findBuiltinRobot(urdf);
+  if (builtin == nullptr) {
     if (file.is_relative()) file = std::filesystem::path(r_.source()).parent_path() / file;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
@@ -34,7 +48,8 @@ UrdfRobot SceneBuilder::loadRobotUrdf(const Node& n, const std::string& path,
               &n);
   }
   try {
-    if (urdf == "panda") return loadUrdfString(pandaUrdf(), "built-in panda.urdf", floating_base);
+    if (builtin != nullptr)
+      return loadUrdfString(builtin->urdf(), "built-in " + urdf + ".urdf", floating_base);
     return loadUrdfFile(file.string(), floating_base);
   } catch (const SceneError& e) {
     r_.fail(path, "expected a valid URDF robot, got " + shown(urdf) + ": " + e.what(), &n);
@@ -57,8 +72,7 @@ void SceneBuilder::parseRobot(const Node& node, const std::string& path, Model& 
   bool floating_base = false;
   if (const Node* n = f.get("floating_base")) floating_base = r_.boolean(*n, f.at("floating_base"));
   const UrdfRobot urdf =
-      loadRobotUrdf(f.required("urdf", "panda (the built-in Franka Panda) or a URDF file path"),
-                    f.at("urdf"), floating_base);
+      loadRobotUrdf(f.required("urdf", builtinRobotsOrPath()), f.at("urdf"), floating_base);
   robot.articulation = urdf.articulation;
   try {
     robot.articulation.finalize();

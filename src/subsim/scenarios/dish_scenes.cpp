@@ -1,8 +1,9 @@
 // The AL paper's dishes (Sec. VII-B, Appendix B): bowls, plates and a pot as revolved padded
 // profiles.  `dishstack`: stacked bowl-bowl-plate-pot on the floor, the single-step study's
 // configuration (light 0.1 kg dishes under a 5 kg pot), without the robot.  `dishes`: the piling
-// task with a robot, the Panda with the Franka Hand (a parallel gripper in place of the paper's
-// 16-DOF Allegro hand) picks a bowl up by its rim and places it into another.
+// task with a robot: the Panda with the Franka Hand (a parallel gripper) or, as the paper, with
+// the 16-DOF Allegro hand (`allegro=1`) picks a bowl up by its rim and places it into another.
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -108,6 +109,132 @@ VecX handPose(const PandaHand& ph, const Robot& robot, const Vec3& tcp, const Ma
 
 }  // namespace
 
+namespace {
+
+/// The Panda with the 16-DOF Allegro hand picks the bowl at `pick` up by its rim, the three
+/// fingers outside the wall and the thumb inside it, and lets it go above the bowl at `place`,
+/// `nested` being the height at which it would rest in that one (both the bowls' base centres).
+void addAllegroPicker(Model& m, const Vec3& pick, const Vec3& place, double nested, double mu) {
+  PandaAllegro pa = pandaWithAllegroHand();
+  Robot panda;
+  panda.name = "panda";
+  panda.articulation = pa.urdf.articulation;
+  panda.articulation.finalize();
+  const Articulation& art = panda.articulation;
+  // The hand alone, to place the fingertips with the palm where the arm will put it.
+  Articulation hand = loadUrdfString(allegroHandUrdf(), "built-in allegro_hand.urdf").articulation;
+  hand.finalize();
+  // The hand's coordinates follow the arm's, in the hand's own order.
+  const int hand_offset = art.links[pa.finger_links[0].front()].q_index;
+  int hand_tips[4];
+  for (int f = 0; f < 4; ++f) hand_tips[f] = hand.findLink(art.links[pa.tip_links[f]].name);
+
+  // The grip at the rim's point farthest from the robot: the hand comes over the bowl, its
+  // fingers pointing out and down at `tilt` below the horizontal, its palm facing in and down.
+  const double tilt = 50.0 * M_PI / 180.0;
+  const Vec2 wall = Vec2(0.04, 0.05).normalized();  // the wall's direction, out and up
+  struct Grip {
+    Pose palm;
+    VecX open, closed;  // the hand's 16 joint angles
+  };
+  auto grip = [&](const Vec3& base) {
+    const Vec3 radial = Vec3(base.x(), base.y(), 0.0).normalized();
+    Mat3 r;
+    r.col(2) = std::cos(tilt) * radial - std::sin(tilt) * Vec3::UnitZ();
+    r.col(0) = -(std::sin(tilt) * radial + std::cos(tilt) * Vec3::UnitZ());
+    r.col(1) = r.col(2).cross(r.col(0));
+    // The palm 3 cm above the rim's top (padded: 0.082 m out, 0.052 m up), the fingers' roots
+    // 1 cm inside it.
+    const Vec3 rim = base + 0.082 * radial + 0.052 * Vec3::UnitZ();
+    Grip g;
+    g.palm = Pose{rim - 0.03 * r.col(0) - 0.01 * r.col(2), Quat(r)};
+    // A point `below` down the wall's mid-surface, `gap` out of its outer (sign +1) or inner
+    // (-1) face, turned about the bowl's axis by the arc `along` (m, towards the palm's +y).
+    const Vec3 tangent = Vec3::UnitZ().cross(radial);
+    const double to_y = tangent.dot(r.col(1)) > 0.0 ? 1.0 : -1.0;
+    auto onWall = [&](double below, double side, double gap, double along) {
+      const Quat turn(Eigen::AngleAxisd(to_y * along / 0.08, Vec3::UnitZ()));
+      const Vec3 rad = turn * radial;
+      const Vec3 normal = wall.y() * rad - wall.x() * Vec3::UnitZ();
+      const Vec3 mid =
+          base + (0.08 - below * wall.x()) * rad + (0.05 - below * wall.y()) * Vec3::UnitZ();
+      return Vec3(mid + side * (0.002 + kAllegroTipRadius + gap) * normal);
+    };
+    // The tips' centres 1 cm down the wall: index, middle and ring outside it 3 cm apart, the
+    // thumb inside opposite the middle finger.  Open: 2.5 cm off the faces, so that the hand
+    // comes down over the rim (which flares out) without touching it.  Closed: 8 mm into the
+    // wall, so that the joints' impedance squeezes.
+    const double along[4] = {0.03, 0.0, -0.03, 0.0};
+    const double side[4] = {1.0, 1.0, 1.0, -1.0};
+    for (int pass = 0; pass < 2; ++pass) {
+      const double gap = pass == 0 ? 0.025 : -0.008;
+      std::vector<IkTarget> targets;
+      for (int f = 0; f < 4; ++f)
+        targets.push_back({hand_tips[f], Vec3::Zero(), onWall(0.010, side[f], gap, along[f])});
+      VecX q = pass == 0 ? VecX(VecX::Constant(hand.nq(), 0.5)) : g.open;
+      q[art.links[pa.finger_links[3].front()].q_index - hand_offset] = 1.0;  // thumb under the palm
+      const double miss = solvePositionIk(hand, g.palm, targets, q, 2000, 1e-7);
+      if (pass == 0 && miss > 1e-4)
+        throw ScenarioError("dishes: the Allegro hand's fingertips cannot reach around the rim (" +
+                            std::to_string(miss * 1e3) + " mm short)");
+      (pass == 0 ? g.open : g.closed) = q;
+    }
+    return g;
+  };
+  // The arm's joints putting the palm at `palm` with the hand's joints at `fingers`, from the
+  // previous knot `guess` and from the arm reaching forward, whichever ends nearer.
+  auto armPose = [&](const Pose& palm, const VecX& fingers, const VecX& guess) {
+    Articulation locked = art;
+    VecX q = guess;
+    q.segment(hand_offset, fingers.size()) = fingers;
+    for (ArticulationLink& l : locked.links)
+      if (l.q_index >= hand_offset) l.lower = l.upper = q[l.q_index];
+    std::vector<IkTarget> targets;
+    for (const Vec3& point : {Vec3(0.0, 0.0, 0.0), Vec3(0.0, 0.0, -0.1), Vec3(0.05, 0.0, 0.0)})
+      targets.push_back({pa.palm_link, point, palm.transformPoint(point)});
+    VecX forward = q;
+    forward.head<7>() << std::atan2(palm.position.y(), palm.position.x()), 0.3, 0.0, -2.0, 0.0, 2.0,
+        0.0;
+    double best = std::numeric_limits<double>::infinity();
+    VecX out = q;
+    for (VecX trial : {q, forward}) {
+      const double miss = solvePositionIk(locked, panda.base, targets, trial, 2000, 1e-7);
+      if (miss < best - 1e-6) {
+        best = miss;
+        out = trial;
+      }
+    }
+    if (best > 1e-4)
+      throw ScenarioError(
+          "dishes: the Panda cannot put the Allegro hand's palm at (" +
+          std::to_string(palm.position.x()) + ", " + std::to_string(palm.position.y()) + ", " +
+          std::to_string(palm.position.z()) + ") (" + std::to_string(best * 1e3) + " mm short)");
+    return out;
+  };
+  // Let go 5 cm above the nested height: the distal phalanges outside the carried bowl's wall
+  // reach below its rim, and released 2.5 or 3.5 cm above they caught the lower bowl's rim and
+  // lifted it by 9 and 7.5 mm.
+  const Grip at_pick = grip(pick);
+  const Grip at_place = grip(Vec3(place.x(), place.y(), nested + 0.05));
+  auto raised = [&](const Pose& pose, double height) {
+    return Pose{pose.position + height * Vec3::UnitZ(), pose.orientation};
+  };
+  const VecX above = armPose(raised(at_pick.palm, 0.08), at_pick.open, VecX::Zero(art.nq()));
+  const VecX at = armPose(at_pick.palm, at_pick.open, above);
+  const VecX closed = armPose(at_pick.palm, at_pick.closed, at);
+  const VecX lifted = armPose(raised(at_pick.palm, 0.1), at_pick.closed, closed);
+  const VecX over = armPose(raised(at_place.palm, 0.1), at_pick.closed, lifted);
+  const VecX down = armPose(at_place.palm, at_pick.closed, over);
+  const VecX released = armPose(at_place.palm, at_place.open, down);
+  const VecX away = armPose(raised(at_place.palm, 0.08), at_place.open, released);
+  panda.target.times = {0.0, 1.0, 1.5, 2.5, 4.0, 5.0, 5.5, 6.5};
+  panda.target.positions = {above, at, closed, lifted, over, down, released, away};
+  panda.initial_q = above;
+  addPandaWithAllegroHand(m, std::move(panda), pa, mu);
+}
+
+}  // namespace
+
 Model buildDishesScene(const ScenarioParams& p) {
   Model m;
   m.name = "dishes";
@@ -133,6 +260,10 @@ Model buildDishesScene(const ScenarioParams& p) {
   const double nested = restingHeight(bowl, bowl, Pose{place, Quat::Identity()}, place.z(),
                                       place.z() + 0.2, clearance);
 
+  if (p.getInt("allegro") == 1) {
+    addAllegroPicker(m, pick, place, nested, mu);
+    return m;
+  }
   // The hand pinches the bowl's wall at the rim's point nearest the robot, its pads parallel to
   // the wall (which rises at atan(5/4) = 51 degrees): the fingers point down the wall, closing
   // along its normal, the pads' centres 8 mm above the rim so that the pads hold the wall's top

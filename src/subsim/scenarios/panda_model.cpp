@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "subsim/io/urdf_attach.hpp"
 #include "subsim/io/urdf_loader.hpp"
 #include "subsim/scenarios/scenario.hpp"
 
@@ -39,15 +40,22 @@ ArticulationLink fingerLink(const char* name, int hand, double side) {
   return f;
 }
 
+// The built-in Panda, and in `rod` its stirring rod's link, the last, which a tool replaces.
+UrdfRobot builtinPandaForTool(int& rod) {
+  UrdfRobot panda = loadUrdfString(pandaUrdf(), "built-in panda.urdf");
+  rod = panda.articulation.findLink("panda_stirrer");
+  if (rod < 0 || rod + 1 != static_cast<int>(panda.articulation.links.size()))
+    throw ScenarioError("the built-in Panda's last link is not 'panda_stirrer'");
+  return panda;
+}
+
 }  // namespace
 
 PandaHand pandaWithHand() {
   PandaHand out;
-  out.urdf = loadUrdfString(pandaUrdf(), "built-in panda.urdf");
+  int rod = -1;
+  out.urdf = builtinPandaForTool(rod);
   Articulation& art = out.urdf.articulation;
-  const int rod = art.findLink("panda_stirrer");
-  if (rod < 0 || rod + 1 != static_cast<int>(art.links.size()))
-    throw ScenarioError("the built-in Panda's last link is not 'panda_stirrer'");
   // The stirring rod's link becomes the hand: same parent (the flange), its own frame and mass.
   ArticulationLink& hand = art.links[rod];
   hand.name = "panda_hand";
@@ -69,6 +77,59 @@ PandaHand pandaWithHand() {
                                    Pose{Vec3(0.0, 0.006 * sign, 0.045), Quat::Identity()}});
   }
   return out;
+}
+
+namespace {
+
+// Adds `panda` (finalized, its targets set) with Franka's joint impedance on the arm and (kp,
+// kd) on the joints of `tool_links` (fixed ones skipped), and `urdf`'s collision shapes with
+// friction mu.  Returns the robot's index.
+int addPandaWithTool(Model& m, Robot panda, const UrdfRobot& urdf,
+                     const std::vector<int>& tool_links, double kp, double kd, double mu) {
+  const Articulation& art = panda.articulation;
+  panda.kp.setZero(art.nv());
+  panda.kd.setZero(art.nv());
+  setFrankaJointImpedance(panda, 0);
+  for (int l : tool_links) {
+    const int v = art.links[static_cast<std::size_t>(l)].v_index;
+    if (v < 0) continue;
+    panda.kp[v] = kp;
+    panda.kd[v] = kd;
+  }
+  const int robot = m.addRobot(std::move(panda));
+  for (const UrdfCollision& c : urdf.collisions)
+    m.addRobotShape(robot, c.link, c.shape, c.origin, mu);
+  return robot;
+}
+
+}  // namespace
+
+PandaAllegro pandaWithAllegroHand() {
+  PandaAllegro out;
+  int rod = -1;
+  out.urdf = builtinPandaForTool(rod);
+  Articulation& art = out.urdf.articulation;
+  const int flange = art.links[rod].parent;
+  art.links.pop_back();
+  std::erase_if(out.urdf.collisions, [rod](const UrdfCollision& c) { return c.link == rod; });
+  const UrdfRobot hand = loadUrdfString(allegroHandUrdf(), "built-in allegro_hand.urdf");
+  out.palm_link = attachUrdf(out.urdf, flange, Pose{Vec3(0.0, 0.0, 0.095), Quat::Identity()}, hand);
+  const char* tips[4] = {"link_3.0_tip", "link_7.0_tip", "link_11.0_tip", "link_15.0_tip"};
+  for (int f = 0; f < 4; ++f) {
+    out.tip_links[f] = art.findLink(tips[f]);
+    if (out.tip_links[f] < 0)
+      throw ScenarioError(std::string("the built-in Allegro hand has no link '") + tips[f] + "'");
+    for (int l = out.tip_links[f]; l != out.palm_link; l = art.links[l].parent)
+      out.finger_links[f].insert(out.finger_links[f].begin(), l);
+  }
+  return out;
+}
+
+int addPandaWithAllegroHand(Model& m, Robot panda, const PandaAllegro& pa, double mu) {
+  std::vector<int> hand_links;
+  for (int l = pa.palm_link; l < static_cast<int>(panda.articulation.links.size()); ++l)
+    hand_links.push_back(l);
+  return addPandaWithTool(m, std::move(panda), pa.urdf, hand_links, 3.0, 0.5, mu);
 }
 
 VecX solveFrankaHandIk(const PandaHand& ph, const Articulation& art, const Pose& base,
@@ -114,19 +175,8 @@ ArticulationLink weldedPartLink(const std::string& name, int parent, const Pose&
 }
 
 int addPandaWithHand(Model& m, Robot panda, const PandaHand& ph, double mu) {
-  const Articulation& art = panda.articulation;
-  panda.kp.setZero(art.nv());
-  panda.kd.setZero(art.nv());
-  setFrankaJointImpedance(panda, 0);
-  for (int f : ph.finger_links) {
-    const int v = art.links[static_cast<std::size_t>(f)].v_index;
-    panda.kp[v] = 800.0;
-    panda.kd[v] = 10.0;
-  }
-  const int robot = m.addRobot(std::move(panda));
-  for (const UrdfCollision& c : ph.urdf.collisions)
-    m.addRobotShape(robot, c.link, c.shape, c.origin, mu);
-  return robot;
+  return addPandaWithTool(m, std::move(panda), ph.urdf, {ph.finger_links[0], ph.finger_links[1]},
+                          800.0, 10.0, mu);
 }
 
 PandaOnPath addPandaFollowingTip(Model& m, const std::string& scene, const Pose& base,

@@ -52,6 +52,30 @@ inline const Vec3 kFrankaHandTcp(0.0, 0.0, 0.1034);
 VecX solveFrankaHandIk(const PandaHand& ph, const Articulation& art, const Pose& base,
                        const Vec3& tcp, const Mat3& axes, double fingers,
                        const std::vector<VecX>& starts, bool half_turn, double& miss);
+/// The built-in Panda with the built-in 16-DOF Allegro hand (robots/allegro) in place of its
+/// stirring rod: the palm's wrist face (its frame's z = -0.095 m) on the flange, the palm's axes
+/// the flange's.  23 joint coordinates: the arm's 7, then the hand's 16 in its URDF's order
+/// (index, middle, ring, thumb; four each).
+struct PandaAllegro {
+  UrdfRobot urdf;  // not finalized
+  int palm_link = -1;
+  /// The fingertip links (the centres of their tip spheres, radius kAllegroTipRadius): index,
+  /// middle, ring, thumb.
+  int tip_links[4] = {-1, -1, -1, -1};
+  /// Each finger's links from its base to its tip, by the same order.
+  std::vector<int> finger_links[4];
+};
+PandaAllegro pandaWithAllegroHand();
+inline constexpr double kAllegroTipRadius = 0.012;
+/// Adds `panda` (the articulation of a PandaAllegro, finalized, its targets set) with Franka's
+/// joint impedance on the arm and kp 3 N m/rad, kd 0.5 N m s/rad on the hand's joints, and the
+/// collision shapes with friction mu.  Returns the robot's index.  The gains were chosen on
+/// `dishes:allegro=1` (SubADMM, 60 iterations; the carried bowl's largest tilt): kd 0.05 / 0.2 /
+/// 0.5 / 1.0 at kp 3: 7.6 / 7.0 / 4.9 / 4.6 degrees (the bowl swings in a lightly damped grip
+/// when the carry starts); at kd 0.05, kp 1 dropped it and kp 4 and 6 swung it 11.6 and 18.5
+/// degrees.
+int addPandaWithAllegroHand(Model& m, Robot panda, const PandaAllegro& pa, double mu);
+
 /// A part held rigidly by link `parent` (a Fixed joint named NAME_weld at `origin` in the
 /// parent's frame), with the mass properties of `shape` at uniform density and mass `mass`.
 ArticulationLink weldedPartLink(const std::string& name, int parent, const Pose& origin,

@@ -285,11 +285,14 @@ const std::vector<Scenario>& builtinScenarios() {
        1200,
        buildDishStackScene},
       {"dishes",
-       "the Panda with the Franka Hand picks a bowl up by its rim and places it into another "
-       "(AL paper's dish piling with a parallel gripper, dt 1/240 s)",
+       "the Panda with the Franka Hand (allegro=1: the 16-DOF Allegro hand) picks a bowl up by "
+       "its rim and places it into another (AL paper's dish piling, dt 1/240 s)",
        {{"mu", 0.5, 0, 10, false, "friction coefficient"},
         {"dish_mass", 0.1, 1e-3, 1, false, "mass of each bowl in kg"},
-        {"segments", 96, 8, 512, true, "triangles around each dish's axis"}},
+        {"segments", 96, 8, 512, true, "triangles around each dish's axis"},
+        {"allegro", 0, 0, 1, true,
+         "1: the 16-DOF Allegro hand holds the bowl by its rim (fingers out, thumb in) in place "
+         "of the Franka Hand"}},
        1920,
        buildDishesScene},
       {"boltnut",
