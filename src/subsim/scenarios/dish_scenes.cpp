@@ -2,7 +2,8 @@
 // profiles.  `dishstack`: stacked bowl-bowl-plate-pot on the floor, the single-step study's
 // configuration (light 0.1 kg dishes under a 5 kg pot), without the robot.  `dishes`: the piling
 // task with a robot: the Panda with the Franka Hand (a parallel gripper) or, as the paper, with
-// the 16-DOF Allegro hand (`allegro=1`) picks a bowl up by its rim and places it into another.
+// the 16-DOF Allegro hand (`allegro=1`) picks a bowl up by its rim and places it into another,
+// which stands on the floor or (`pile=1`) on a plate on a 5 kg pot.
 #include <limits>
 #include <memory>
 #include <string>
@@ -23,15 +24,17 @@ std::shared_ptr<const SignedDistanceShape> dish(const std::vector<Vec2>& profile
   return std::make_shared<RevolvedProfileShape>(profile, padding, segments, 0.01);
 }
 
-/// The lowest height in [low, high] at which `shape` (upright, on the axis) clears `below` at
-/// its pose by `clearance`, by bisection: overlapping at `low`, clear at `high`, and a dish
-/// raised along the common axis only ever moves away from the one below.
+/// The lowest height in [low, high] at which `shape` (upright, on the vertical axis through
+/// `below_pose`) clears `below` at its pose by `clearance`, by bisection: overlapping at `low`,
+/// clear at `high`, and a dish raised along the common axis only ever moves away from the one
+/// below.
 double restingHeight(const Shape& shape, const Shape& below, const Pose& below_pose, double low,
                      double high, double clearance) {
   std::vector<ManifoldPoint> points;
   auto clears = [&](double z) {
-    collideSignedDistance(shape, Pose{Vec3(0, 0, z), Quat::Identity()}, below, below_pose,
-                          clearance, kSignedDistanceContactCap, points);
+    const Pose at{Vec3(below_pose.position.x(), below_pose.position.y(), z), Quat::Identity()};
+    collideSignedDistance(shape, at, below, below_pose, clearance, kSignedDistanceContactCap,
+                          points);
     return points.empty();
   };
   for (int it = 0; it < 60; ++it) {
@@ -41,48 +44,65 @@ double restingHeight(const Shape& shape, const Shape& below, const Pose& below_p
   return high;
 }
 
+/// The paper's dishes: a bowl, a plate and a pot with a near-vertical wall.
+struct DishFields {
+  std::shared_ptr<const SignedDistanceShape> bowl, plate, pot;
+  explicit DishFields(int segments)
+      : bowl(dish({{0, 0}, {0.04, 0}, {0.08, 0.05}}, 0.002, segments)),
+        plate(dish({{0, 0}, {0.06, 0}, {0.11, 0.015}}, 0.002, segments)),
+        pot(dish({{0, 0}, {0.085, 0}, {0.09, 0.1}}, 0.003, segments)) {}
+};
+
+struct Piece {
+  const char* name;
+  std::shared_ptr<const SignedDistanceShape> field;
+  double mass;
+};
+
+// Each piece starts this far above the one below (the floor first), so a stack settles within a
+// few steps.
+constexpr double kStackClearance = 1e-4;
+
+/// Stacks `pieces` upright on the axis through (x, y), the first on `floor`, each one
+/// kStackClearance above the one below, as dynamic bodies with friction mu.  Returns the pose of
+/// the top piece's profile frame (its base's centre).
+Pose stackPieces(Model& m, const std::vector<Piece>& pieces, double x, double y, const Shape& floor,
+                 double mu) {
+  Shape below = floor;
+  Pose below_pose;
+  below_pose.position = Vec3(x, y, 0.0);
+  for (const Piece& piece : pieces) {
+    const Shape shape = Shape::signedDistance(piece.field);
+    // At the height of the frame below, every piece overlaps what is below it.
+    const double base = restingHeight(shape, below, below_pose, below_pose.position.z(),
+                                      below_pose.position.z() + 0.3, kStackClearance);
+    Body b = namedBody(piece.name, BodyKind::Dynamic, piece.mass);
+    b.inertia = shape.unitDensityInertia(piece.mass);
+    const Vec3 centroid = shape.centroid();
+    b.initial_pose.position = Vec3(x, y, base) + centroid;
+    m.addShape(m.addBody(b), shape, Pose{-centroid, Quat::Identity()}, mu);
+    below = shape;
+    below_pose = Pose{Vec3(x, y, base), Quat::Identity()};
+  }
+  return below_pose;
+}
+
 }  // namespace
 
 Model buildDishStackScene(const ScenarioParams& p) {
   Model m;
   m.dt = 1.0 / 240.0;
   const double mu = p.get("mu");
-  const int segments = p.getInt("segments");
   const int ground = addGround(m, mu);
   const Shape floor = m.shapes[static_cast<std::size_t>(m.bodies[ground].shapes.front())].shape;
-
-  const auto bowl = dish({{0, 0}, {0.04, 0}, {0.08, 0.05}}, 0.002, segments);
-  const auto plate = dish({{0, 0}, {0.06, 0}, {0.11, 0.015}}, 0.002, segments);
-  const auto pot = dish({{0, 0}, {0.085, 0}, {0.09, 0.1}}, 0.003, segments);
-  struct Piece {
-    const char* name;
-    std::shared_ptr<const SignedDistanceShape> field;
-    double mass;
-  };
-  const Piece pieces[] = {{"bowl0", bowl, p.get("dish_mass")},
-                          {"bowl1", bowl, p.get("dish_mass")},
-                          {"plate", plate, p.get("dish_mass")},
-                          {"pot", pot, p.get("pot_mass")}};
-  // Each piece starts `clearance` above the one below (the floor first), so the stack settles
-  // within a few steps.
-  const double clearance = 1e-4;
-  Shape below = floor;
-  Pose below_pose;
-  const int count = p.getInt("pieces");
-  for (int k = 0; k < count; ++k) {
-    const Piece& piece = pieces[k];
-    const Shape shape = Shape::signedDistance(piece.field);
-    // At the height of the frame below, every piece overlaps what is below it.
-    const double base = restingHeight(shape, below, below_pose, below_pose.position.z(),
-                                      below_pose.position.z() + 0.3, clearance);
-    Body b = namedBody(piece.name, BodyKind::Dynamic, piece.mass);
-    b.inertia = shape.unitDensityInertia(piece.mass);
-    const Vec3 centroid = shape.centroid();
-    b.initial_pose.position = Vec3(0, 0, base) + centroid;
-    m.addShape(m.addBody(b), shape, Pose{-centroid, Quat::Identity()}, mu);
-    below = shape;
-    below_pose = Pose{Vec3(0, 0, base), Quat::Identity()};
-  }
+  const DishFields dishes(p.getInt("segments"));
+  const double mass = p.get("dish_mass");
+  std::vector<Piece> pieces = {{"bowl0", dishes.bowl, mass},
+                               {"bowl1", dishes.bowl, mass},
+                               {"plate", dishes.plate, mass},
+                               {"pot", dishes.pot, p.get("pot_mass")}};
+  pieces.resize(static_cast<std::size_t>(p.getInt("pieces")));
+  stackPieces(m, pieces, 0.0, 0.0, floor, mu);
   return m;
 }
 
@@ -212,8 +232,8 @@ void addAllegroPicker(Model& m, const Vec3& pick, const Vec3& place, double nest
     return out;
   };
   // Let go 5 cm above the nested height: the distal phalanges outside the carried bowl's wall
-  // reach below its rim, and released 2.5 or 3.5 cm above they caught the lower bowl's rim and
-  // lifted it by 9 and 7.5 mm.
+  // reach below its rim, and let go 1.8 or 2.8 cm above it (the fingertips 1.5 and 1 cm down
+  // the wall) they caught the lower bowl's rim and lifted it by 9 and 7.5 mm.
   const Grip at_pick = grip(pick);
   const Grip at_place = grip(Vec3(place.x(), place.y(), nested + 0.05));
   auto raised = [&](const Pose& pose, double height) {
@@ -243,22 +263,20 @@ Model buildDishesScene(const ScenarioParams& p) {
   const int segments = p.getInt("segments");
   const int ground = addGround(m, mu);
   const Shape floor = m.shapes[static_cast<std::size_t>(m.bodies[ground].shapes.front())].shape;
-  const auto field = dish({{0, 0}, {0.04, 0}, {0.08, 0.05}}, 0.002, segments);
-  const Shape bowl = Shape::signedDistance(field);
+  const DishFields dishes(segments);
+  const Shape bowl = Shape::signedDistance(dishes.bowl);
   const double mass = p.get("dish_mass");
-  const Vec3 centroid = bowl.centroid();
-  const double clearance = 1e-4;
-  const double rest = restingHeight(bowl, floor, Pose(), 0.0, 0.3, clearance);
-  // The bowl to be placed, and the one it goes into.
-  const Vec3 pick(0.65, -0.2, rest), place(0.65, 0.2, rest);
-  for (const auto& [name, at] : {std::pair{"bowl0", place}, std::pair{"bowl1", pick}}) {
-    Body b = namedBody(name, BodyKind::Dynamic, mass);
-    b.inertia = bowl.unitDensityInertia(mass);
-    b.initial_pose.position = at + centroid;
-    m.addShape(m.addBody(b), bowl, Pose{-centroid, Quat::Identity()}, mu);
-  }
-  const double nested = restingHeight(bowl, bowl, Pose{place, Quat::Identity()}, place.z(),
-                                      place.z() + 0.2, clearance);
+  // The bowl it goes into (on the floor, or with `pile` on a plate on the 5 kg pot: the paper's
+  // four dishes), then the bowl to be placed.
+  std::vector<Piece> below;
+  if (p.getInt("pile") == 1)
+    below = {{"pot", dishes.pot, p.get("pot_mass")}, {"plate", dishes.plate, mass}};
+  below.push_back({"bowl0", dishes.bowl, mass});
+  const Pose lower = stackPieces(m, below, 0.65, 0.2, floor, mu);
+  const Vec3 pick = stackPieces(m, {{"bowl1", dishes.bowl, mass}}, 0.65, -0.2, floor, mu).position;
+  const Vec3 place = lower.position;
+  const double nested =
+      restingHeight(bowl, bowl, lower, place.z(), place.z() + 0.2, kStackClearance);
 
   if (p.getInt("allegro") == 1) {
     addAllegroPicker(m, pick, place, nested, mu);
@@ -268,8 +286,10 @@ Model buildDishesScene(const ScenarioParams& p) {
   // the wall (which rises at atan(5/4) = 51 degrees): the fingers point down the wall, closing
   // along its normal, the pads' centres 8 mm above the rim so that the pads hold the wall's top
   // 12 mm and reach 17 mm below the rim (their outer corners): placed, the bowl is let go 25 mm
-  // above its nested height, where the outer pad clears the lower bowl's rim (at 4 mm and 10 mm
-  // it caught the rim and tipped that bowl by 4-7 degrees).  The tilt while carried stays below
+  // above the lower bowl's base (18 mm above the height it nests at, 6.6 mm up), where the outer
+  // pad clears the lower bowl's rim (let go 4 or 10 mm above that base, the pad caught the rim
+  // and tipped the lower bowl by 4-7 degrees; 25 mm above the nested height, the placed bowl
+  // landed tilted 4.8 degrees, 10.4 mm up, measured).  The tilt while carried stays below
   // 1 degree with 96 triangles around (at 48 the pads' edges sank 1-1.5 mm into the chords
   // of the rim's rounding).
   PandaHand ph = pandaWithHand();
@@ -288,7 +308,7 @@ Model buildDishesScene(const ScenarioParams& p) {
   };
   Mat3 r_pick, r_place;
   const Vec3 at_pick = grip(pick, r_pick);
-  const Vec3 at_place = grip(Vec3(place.x(), place.y(), nested + 0.025), r_place);
+  const Vec3 at_place = grip(Vec3(place.x(), place.y(), place.z() + 0.025), r_place);
   const double open = 0.02;
   VecX guess(panda.articulation.nq());
   guess << 0.0, 0.3, 0.0, -2.2, 0.0, 2.5, 0.785, open, open;

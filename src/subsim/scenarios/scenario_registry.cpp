@@ -292,7 +292,11 @@ const std::vector<Scenario>& builtinScenarios() {
         {"segments", 96, 8, 512, true, "triangles around each dish's axis"},
         {"allegro", 0, 0, 1, true,
          "1: the 16-DOF Allegro hand holds the bowl by its rim (fingers out, thumb in) in place "
-         "of the Franka Hand"}},
+         "of the Franka Hand"},
+        {"pile", 0, 0, 1, true,
+         "1: the lower bowl stands on a plate on a pot (the paper's four dishes) instead of the "
+         "floor"},
+        {"pot_mass", 5, 1e-3, 1000, false, "mass of the pot in kg (with pile=1)"}},
        1920,
        buildDishesScene},
       {"boltnut",
