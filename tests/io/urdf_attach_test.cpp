@@ -107,7 +107,7 @@ TEST(UrdfAttach, ThePandaWithTheAllegroHandIsOneTwentyThreeJointArticulation) {
   EXPECT_LT((tip_in_palm - hand_poses[alone.findLink("link_7.0_tip")].position).norm(), 1e-12);
 }
 
-TEST(UrdfAttach, RefusesAMissingParentAndAFloatingTool) {
+TEST(UrdfAttach, RefusesAMissingParentAFloatingToolAndRepeatedLinkNames) {
   UrdfRobot arm = loadUrdfString(pandaUrdf(), "panda");
   const UrdfRobot hand = loadUrdfString(allegroHandUrdf(), "hand");
   const int links = static_cast<int>(arm.articulation.links.size());
@@ -126,6 +126,17 @@ TEST(UrdfAttach, RefusesAMissingParentAndAFloatingTool) {
     EXPECT_NE(std::string(e.what()).find("is not fixed to the world"), std::string::npos)
         << e.what();
   }
+  UrdfRobot with_hand = arm;
+  attachUrdf(with_hand, links - 1, Pose(), hand);
+  const std::size_t before = with_hand.articulation.links.size();
+  try {
+    attachUrdf(with_hand, 0, Pose(), hand);
+    FAIL() << "attached a second hand with the same link names";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("already has a link named 'palm_link'"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(with_hand.articulation.links.size(), before);
   EXPECT_EQ(static_cast<int>(arm.articulation.links.size()), links);  // left as it was
 }
 

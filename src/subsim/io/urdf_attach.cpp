@@ -12,6 +12,11 @@ int attachUrdf(UrdfRobot& robot, int parent, const Pose& mount, const UrdfRobot&
     throw std::invalid_argument("attachUrdf: parent link " + std::to_string(parent) +
                                 " is not a link of '" + robot.articulation.name + "' (" +
                                 std::to_string(offset) + " links)");
+  for (const ArticulationLink& link : tool.articulation.links)
+    if (robot.articulation.findLink(link.name) >= 0)
+      throw std::invalid_argument("attachUrdf: '" + robot.articulation.name +
+                                  "' already has a link named '" + link.name + "' (of '" +
+                                  tool.articulation.name + "')");
   for (const ArticulationLink& source : tool.articulation.links) {
     ArticulationLink link = source;
     if (link.parent < 0) {

@@ -127,10 +127,6 @@ VecX handPose(const PandaHand& ph, const Robot& robot, const Vec3& tcp, const Ma
   return q;
 }
 
-}  // namespace
-
-namespace {
-
 /// The Panda with the 16-DOF Allegro hand picks the bowl at `pick` up by its rim, the three
 /// fingers outside the wall and the thumb inside it, and lets it go above the bowl at `place`,
 /// `nested` being the height at which it would rest in that one (both the bowls' base centres).

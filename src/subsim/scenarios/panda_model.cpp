@@ -49,6 +49,27 @@ UrdfRobot builtinPandaForTool(int& rod) {
   return panda;
 }
 
+// Adds `panda` (finalized, its targets set) with Franka's joint impedance on the arm and (kp,
+// kd) on the joints of `tool_links` (fixed ones skipped), and `urdf`'s collision shapes with
+// friction mu.  Returns the robot's index.
+int addPandaWithTool(Model& m, Robot panda, const UrdfRobot& urdf,
+                     const std::vector<int>& tool_links, double kp, double kd, double mu) {
+  const Articulation& art = panda.articulation;
+  panda.kp.setZero(art.nv());
+  panda.kd.setZero(art.nv());
+  setFrankaJointImpedance(panda, 0);
+  for (int l : tool_links) {
+    const int v = art.links[static_cast<std::size_t>(l)].v_index;
+    if (v < 0) continue;
+    panda.kp[v] = kp;
+    panda.kd[v] = kd;
+  }
+  const int robot = m.addRobot(std::move(panda));
+  for (const UrdfCollision& c : urdf.collisions)
+    m.addRobotShape(robot, c.link, c.shape, c.origin, mu);
+  return robot;
+}
+
 }  // namespace
 
 PandaHand pandaWithHand() {
@@ -78,31 +99,6 @@ PandaHand pandaWithHand() {
   }
   return out;
 }
-
-namespace {
-
-// Adds `panda` (finalized, its targets set) with Franka's joint impedance on the arm and (kp,
-// kd) on the joints of `tool_links` (fixed ones skipped), and `urdf`'s collision shapes with
-// friction mu.  Returns the robot's index.
-int addPandaWithTool(Model& m, Robot panda, const UrdfRobot& urdf,
-                     const std::vector<int>& tool_links, double kp, double kd, double mu) {
-  const Articulation& art = panda.articulation;
-  panda.kp.setZero(art.nv());
-  panda.kd.setZero(art.nv());
-  setFrankaJointImpedance(panda, 0);
-  for (int l : tool_links) {
-    const int v = art.links[static_cast<std::size_t>(l)].v_index;
-    if (v < 0) continue;
-    panda.kp[v] = kp;
-    panda.kd[v] = kd;
-  }
-  const int robot = m.addRobot(std::move(panda));
-  for (const UrdfCollision& c : urdf.collisions)
-    m.addRobotShape(robot, c.link, c.shape, c.origin, mu);
-  return robot;
-}
-
-}  // namespace
 
 PandaAllegro pandaWithAllegroHand() {
   PandaAllegro out;
