@@ -67,8 +67,10 @@ TEST(DishStack, CanalHoldsItStill) {
 // The AL paper: CANAL below 1e-8 in about ten AL iterations on the dish stack (Table II: 30.55
 // Newton iterations over its 10 AL loops).  Here, on the problems of steps 21-40 of a stack CANAL
 // holds, stopping on its own (natural-map) residual at 1e-8: all 20 converge (constraint
-// residual at most 6.3e-10) in 15 to 18 AL loops and at most 41 Newton iterations (measured
-// 2026-11-28).  Not the paper's ten: the multipliers converge linearly, by about 0.4 per loop
+// residual at most 6.8e-10) in 16 to 18 AL loops and 32 to 51 Newton iterations (measured
+// 2026-11-29; with settled_beta_max_scale=0 on the same problems 16 to 19 loops, at most 49
+// Newton iterations: the settled penalty rarely applies to these warm-started steps).  Not the
+// paper's ten: the multipliers converge linearly, by about 0.4 per loop
 // even at a penalty of 1e6 times the mass scale, on the nested dishes' nearly parallel contacts
 // (docs/signed-distance-shapes.md).  The bounds leave a few loops of margin.
 TEST(DishStack, CanalReaches1e8WithinAboutTwentyAlIterations) {
@@ -89,7 +91,7 @@ TEST(DishStack, CanalReaches1e8WithinAboutTwentyAlIterations) {
     EXPECT_TRUE(sol.stats.converged()) << "step " << 21 + k << ": " << sol.stats.residual;
     EXPECT_LT(evaluateStep(p, sol).constraint_residual, 1e-8) << "step " << 21 + k;
     EXPECT_LE(canal.alLoops(), 20) << "step " << 21 + k;
-    EXPECT_LE(sol.stats.iterations, 50) << "step " << 21 + k;
+    EXPECT_LE(sol.stats.iterations, 56) << "step " << 21 + k;
   }
 }
 

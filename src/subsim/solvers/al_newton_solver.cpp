@@ -32,6 +32,11 @@ const OptionTable<AlNewtonOptions>& AlNewtonSolver::optionTable() {
                   "required primal decrease per AL loop before the penalty grows (27)")
           .number("beta_max_scale", &O::beta_max_scale, NumberRange::positive(), "-",
                   "largest penalty as a multiple of Tr(A) / Tr(J^T J)")
+          .number("settled_beta_max_scale", &O::settled_beta_max_scale, NumberRange::nonNegative(),
+                  "-",
+                  "largest penalty, as a multiple of Tr(A) / Tr(J^T J), once an AL loop took one "
+                  "Newton iteration and changed no constraint's state (0: never past "
+                  "beta_max_scale)")
           .integer("max_inner", &O::max_inner, 1, 1000000, "iterations",
                    "Newton iterations per AL loop at most")
           .number("inner_ratio", &O::inner_ratio, NumberRange::nonNegative(), "-",
@@ -254,6 +259,22 @@ double AlNewtonSolver::naturalResidual(double scale, VecX& projected) const {
   return norm / scale;
 }
 
+bool AlNewtonSolver::recordConstraintStates() {
+  bool unchanged = true;
+  std::size_t k = 0;
+  for (const Constraint& c : p_->constraints) {
+    const double* l = lambda_.data() + c.row_offset;
+    std::uint8_t state = 0;
+    if (c.type == ConstraintType::Contact)
+      state = l[0] <= 0.0 ? 0 : (std::hypot(l[1], l[2]) < c.mu * l[0] * (1.0 - 1e-9) ? 1 : 2);
+    else if (c.type == ConstraintType::Unilateral)
+      state = l[0] > 0.0 ? 1 : 0;
+    unchanged = unchanged && constraint_state_[k] == state;
+    constraint_state_[k++] = state;
+  }
+  return unchanged;
+}
+
 void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
                            StepSolution& sol) {
   requireSubsystems(p, name());
@@ -317,6 +338,8 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
   const double newton_threshold = std::max(0.1 * settings.tolerance, kNewtonFloor);
   al_loops_ = 0;
   line_search_evaluations_ = 0;
+  constraint_state_.assign(p.constraints.size(), 255);
+  const double settled_beta_max = std::max(beta_max, options_.settled_beta_max_scale * base);
   double newton_res = residual(v_, jv_, lambda_, r_);
   double primal = 0.0, primal_prev = std::numeric_limits<double>::infinity();
   double complementarity = 0.0;  // the stopping measure's first term, of the last AL loop
@@ -379,7 +402,9 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
       best_lambda_ = lambda_;
     }
     if (settings.tolerance > 0.0 && total < settings.tolerance) break;
-    if (primal > options_.zeta * primal_prev) beta_ = std::min(options_.kappa * beta_, beta_max);
+    const bool settled = recordConstraintStates() && inner == 1 && al_loops_ > 1;
+    if (primal > options_.zeta * primal_prev)
+      beta_ = std::min(options_.kappa * beta_, settled ? settled_beta_max : beta_max);
     primal_prev = primal;
     if (iterations < max_it) newton_res = residual(v_, jv_, lambda_, r_);
   }
