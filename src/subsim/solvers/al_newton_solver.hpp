@@ -78,10 +78,10 @@ struct AlNewtonOptions {
   /// Past beta_max once the contact states settle: after an AL loop whose Newton solve took one
   /// iteration and left every constraint in the state the previous loop left it in (separated,
   /// sticking or sliding; a limit active or not), the penalty may grow (27) up to this multiple
-  /// of Tr(A) / Tr(J^T J); once the states change it returns to beta_max.  The outer loop then
-  /// converges faster where the multipliers alone are still moving (1 / (1 + beta sigma) per loop
-  /// on the Delassus operator's small eigenvalues sigma), and the large penalty never meets an
-  /// active-set change, where it stalls the Newton solve.  Measured on the same 100 problems
+  /// of Tr(A) / Tr(J^T J); once a state changes it returns to beta_max.  Why: the outer loop's
+  /// rate on the Delassus operator's small eigenvalues sigma, 1 / (1 + beta sigma) per loop
+  /// (docs/signed-distance-shapes.md), improves with beta, while a large beta stalls the Newton
+  /// solve across active-set changes (beta_max_scale, above).  Measured on the same 100 problems
   /// each (examples/python/single_step_study.py's bolt-nut and dish-stack cases; steps 21-120 of
   /// a SubADMM run of granular:spheres=27), tolerance 1e-8, 400 Newton iterations at most, off /
   /// on: AL loops on average 28.5 / 12.0 (bolt-nut), 53.6 / 35.3 (dishes), 65.2 / 56.3
