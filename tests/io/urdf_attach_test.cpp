@@ -107,35 +107,28 @@ TEST(UrdfAttach, ThePandaWithTheAllegroHandIsOneTwentyThreeJointArticulation) {
   EXPECT_LT((tip_in_palm - hand_poses[alone.findLink("link_7.0_tip")].position).norm(), 1e-12);
 }
 
+// attachUrdf(robot, parent, tool) throws std::invalid_argument whose message holds `expected`.
+void expectRefused(UrdfRobot& robot, int parent, const UrdfRobot& tool,
+                   const std::string& expected) {
+  try {
+    attachUrdf(robot, parent, Pose(), tool);
+    ADD_FAILURE() << "attached; expected an error holding: " << expected;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+  }
+}
+
 TEST(UrdfAttach, RefusesAMissingParentAFloatingToolAndRepeatedLinkNames) {
   UrdfRobot arm = loadUrdfString(pandaUrdf(), "panda");
   const UrdfRobot hand = loadUrdfString(allegroHandUrdf(), "hand");
   const int links = static_cast<int>(arm.articulation.links.size());
-  try {
-    attachUrdf(arm, links, Pose(), hand);
-    FAIL() << "attached to a link that does not exist";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("is not a link of 'panda'"), std::string::npos)
-        << e.what();
-  }
-  const UrdfRobot floating = loadUrdfString(allegroHandUrdf(), "hand", true);
-  try {
-    attachUrdf(arm, 0, Pose(), floating);
-    FAIL() << "attached a floating tool";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("is not fixed to the world"), std::string::npos)
-        << e.what();
-  }
+  expectRefused(arm, links, hand, "is not a link of 'panda'");
+  expectRefused(arm, 0, loadUrdfString(allegroHandUrdf(), "hand", true),
+                "is not fixed to the world");
   UrdfRobot with_hand = arm;
   attachUrdf(with_hand, links - 1, Pose(), hand);
   const std::size_t before = with_hand.articulation.links.size();
-  try {
-    attachUrdf(with_hand, 0, Pose(), hand);
-    FAIL() << "attached a second hand with the same link names";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("already has a link named 'palm_link'"), std::string::npos)
-        << e.what();
-  }
+  expectRefused(with_hand, 0, hand, "already has a link named 'palm_link'");
   EXPECT_EQ(with_hand.articulation.links.size(), before);
   EXPECT_EQ(static_cast<int>(arm.articulation.links.size()), links);  // left as it was
 }

@@ -82,10 +82,7 @@ void addPandaThreadingNut(Model& m, const BoltAndNut& parts, const Vec3& bolt_fo
     nut_link = static_cast<int>(art.links.size()) - 1;
   }
 
-  Robot panda;
-  panda.name = "panda";
-  panda.articulation = art;
-  panda.articulation.finalize();
+  Robot panda = pandaRobot(art);
   const Articulation& fin = panda.articulation;
   // The fingers rest against the nut's round flank (0.036 m from the axis).
   const double finger = 0.5 * spec.outer_diameter + 2e-4;

@@ -132,10 +132,7 @@ VecX handPose(const PandaHand& ph, const Robot& robot, const Vec3& tcp, const Ma
 /// `nested` being the height at which it would rest in that one (both the bowls' base centres).
 void addAllegroPicker(Model& m, const Vec3& pick, const Vec3& place, double nested, double mu) {
   PandaAllegro pa = pandaWithAllegroHand();
-  Robot panda;
-  panda.name = "panda";
-  panda.articulation = pa.urdf.articulation;
-  panda.articulation.finalize();
+  Robot panda = pandaRobot(pa.urdf.articulation);
   const Articulation& art = panda.articulation;
   // The hand alone, to place the fingertips with the palm where the arm will put it.
   Articulation hand = loadUrdfString(allegroHandUrdf(), "built-in allegro_hand.urdf").articulation;
@@ -289,10 +286,7 @@ Model buildDishesScene(const ScenarioParams& p) {
   // 1 degree with 96 triangles around (at 48 the pads' edges sank 1-1.5 mm into the chords
   // of the rim's rounding).
   PandaHand ph = pandaWithHand();
-  Robot panda;
-  panda.name = "panda";
-  panda.articulation = ph.urdf.articulation;
-  panda.articulation.finalize();
+  Robot panda = pandaRobot(ph.urdf.articulation);
   const Vec2 wall = Vec2(0.04, 0.05).normalized();
   auto grip = [&](const Vec3& base, Mat3& r) {
     const Vec3 radial = Vec3(-base.x(), -base.y(), 0.0).normalized();  // towards the robot

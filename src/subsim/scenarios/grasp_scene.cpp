@@ -66,10 +66,7 @@ Model buildGraspScene(const ScenarioParams& params) {
   addGround(m, mu);
 
   PandaHand ph = pandaWithHand();
-  Robot panda;
-  panda.name = "panda";
-  panda.articulation = ph.urdf.articulation;
-  panda.articulation.finalize();
+  Robot panda = pandaRobot(ph.urdf.articulation);
   const Articulation& art = panda.articulation;
   const int left = art.links[ph.finger_links[0]].q_index;
   const int right = art.links[ph.finger_links[1]].q_index;

@@ -72,6 +72,14 @@ int addPandaWithTool(Model& m, Robot panda, const UrdfRobot& urdf,
 
 }  // namespace
 
+Robot pandaRobot(const Articulation& art) {
+  Robot panda;
+  panda.name = "panda";
+  panda.articulation = art;
+  panda.articulation.finalize();
+  return panda;
+}
+
 PandaHand pandaWithHand() {
   PandaHand out;
   int rod = -1;
@@ -179,10 +187,7 @@ PandaOnPath addPandaFollowingTip(Model& m, const std::string& scene, const Pose&
                                  const DoubleBuffer& times, const std::function<Vec3(double)>& tip,
                                  double mu, std::uint32_t group) {
   UrdfRobot urdf = loadUrdfString(pandaUrdf(), "built-in panda.urdf");
-  Robot panda;
-  panda.name = "panda";
-  panda.articulation = urdf.articulation;
-  panda.articulation.finalize();
+  Robot panda = pandaRobot(urdf.articulation);
   panda.base = base;
   const Articulation& art = panda.articulation;
   PandaOnPath out;

@@ -28,6 +28,10 @@ struct PandaOnPath {
   int tool_link = -1;  // panda_stirrer
 };
 
+/// A robot named "panda" with `art` as its articulation, finalized (its base, gains and targets
+/// left for the scene).
+Robot pandaRobot(const Articulation& art);
+
 /// The built-in Panda with the Franka Hand in place of its stirring rod: the hand on the flange
 /// (turned -45 degrees about z, as Franka mounts it) and its two fingers on prismatic joints along
 /// the hand's +y and -y, 0 .. 4 cm each (closed at 0), 20 N each.  Dimensions and masses from

@@ -402,7 +402,8 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
       best_lambda_ = lambda_;
     }
     if (settings.tolerance > 0.0 && total < settings.tolerance) break;
-    const bool settled = recordConstraintStates() && inner == 1 && al_loops_ > 1;
+    const bool settled =
+        settled_beta_max > beta_max && recordConstraintStates() && inner == 1 && al_loops_ > 1;
     if (primal > options_.zeta * primal_prev)
       beta_ = std::min(options_.kappa * beta_, settled ? settled_beta_max : beta_max);
     primal_prev = primal;
