@@ -36,6 +36,8 @@ class Solution:
     impulses: Array
     vhat: Array
     iterations: int
+    outer_iterations: int
+    inner_unconverged: int
     residual: float
     residual_name: str
     status: str

@@ -208,6 +208,10 @@ void bindProblems(py::module_& m) {
           "the AL loops of canal, ssn and tr-dogleg (Newton iterations are `iterations`); 0 for "
           "solvers with one loop")
       .def_property_readonly(
+          "inner_unconverged", [](const Solution& s) { return s.solution.stats.inner_unconverged; },
+          "AL loops of canal, ssn and tr-dogleg whose Newton solve ran to the solver's max_inner "
+          "without reaching its threshold; 0 for solvers with one loop")
+      .def_property_readonly(
           "residual", [](const Solution& s) { return s.solution.stats.residual; },
           "the solver's own stopping residual (see residual_name)")
       .def_property_readonly(

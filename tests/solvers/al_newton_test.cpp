@@ -199,6 +199,46 @@ TEST(Canal, FixedIterationsHistoryAndPenaltyIncrease) {
   EXPECT_GT(canal.beta(), 1.5 * start);
 }
 
+// The AL paper counts CANAL's iterations in AL loops: max_al_loops runs exactly that many
+// (tolerance 0), and a loop whose Newton solve runs to max_inner above its threshold is counted.
+TEST(Canal, MaxAlLoopsRunsThatManyLoopsAndCountsNewtonSolvesAtTheirCap) {
+  World w = test::worldAfter("granular:spheres=27", 30);
+  const StepProblem& p = w.lastProblem();
+  SolverSettings s;
+  s.max_iterations = 100000;
+  s.tolerance = 0.0;
+  AlNewtonOptions o;
+  o.max_al_loops = 4;
+  o.inner_ratio = 0.0;  // every loop's Newton solve to round-off: the paper's protocol
+  AlNewtonSolver canal(AlNewtonSolver::Variant::Canal, o);
+  StepSolution sol = w.lastWarmStart();
+  canal.solve(p, s, sol);
+  EXPECT_EQ(sol.stats.outer_iterations, 4);
+  EXPECT_EQ(sol.stats.inner_unconverged, 0);
+  EXPECT_GE(sol.stats.iterations, 4);  // at least one Newton iteration a loop
+  EXPECT_LT(sol.stats.iterations, 4 * o.max_inner);
+  EXPECT_FALSE(sol.stats.converged());  // tolerance 0 never claims convergence
+
+  // One Newton iteration a loop cannot take every loop to round-off here (measured: none of the
+  // four; the 23 Newton iterations above are 5-6 a loop).
+  o.max_inner = 1;
+  AlNewtonSolver capped(AlNewtonSolver::Variant::Canal, o);
+  StepSolution one = w.lastWarmStart();
+  capped.solve(p, s, one);
+  EXPECT_EQ(one.stats.outer_iterations, 4);
+  EXPECT_EQ(one.stats.iterations, 4);
+  EXPECT_GT(one.stats.inner_unconverged, 0);
+  EXPECT_LE(one.stats.inner_unconverged, 4);
+
+  // Without the loop cap the Newton iterations are the only cap (the default, 0).
+  o = AlNewtonOptions();
+  s.max_iterations = 25;
+  AlNewtonSolver plain(AlNewtonSolver::Variant::Canal, o);
+  StepSolution all = w.lastWarmStart();
+  plain.solve(p, s, all);
+  EXPECT_EQ(all.stats.iterations, 25);
+}
+
 // Without the active pattern (whose changes re-analyse the factorisation, and allocate).
 TEST(Canal, IterationLoopDoesNotAllocate) {
   World w = test::worldAfter("granular:spheres=27", 40);

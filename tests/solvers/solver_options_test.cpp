@@ -100,7 +100,7 @@ TEST(SolverOptions, EveryOptionOfEverySolverRoundTripsAsText) {
   }
   // subadmm, fadmm, pj, apgd, nnewton, the AL three, the box-MLCP three, the substructuring
   // three, the eight LCP solvers, cond
-  EXPECT_EQ(options, 8 + 3 + 1 + 1 + 4 + 3 * 9 + 3 * 5 + 3 * 10 + 8 * 6 + 10);
+  EXPECT_EQ(options, 8 + 3 + 1 + 1 + 4 + 3 * 10 + 3 * 5 + 3 * 10 + 8 * 6 + 10);
 }
 
 TEST(SolverOptions, LaterValuesOverrideEarlierOnes) {

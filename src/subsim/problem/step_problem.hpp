@@ -373,6 +373,10 @@ struct SolveStats {
   /// Iterations of an outer loop around `iterations`: the augmented Lagrangian loops of canal,
   /// ssn and tr-dogleg (the AL paper counts those); 0 for solvers with one loop.
   int outer_iterations = 0;
+  /// Outer loops whose inner solve stopped at its own cap above its threshold (canal, ssn and
+  /// tr-dogleg: a Newton solve that ran to AlNewtonOptions::max_inner; the AL paper's Table II
+  /// counts such solves as failures); 0 for solvers with one loop.
+  int inner_unconverged = 0;
   double residual = 0.0;  // the solver's own stopping residual (see residual_name)
   const char* residual_name = "";
   SolveStatus status = SolveStatus::IterationCap;

@@ -39,6 +39,9 @@ const OptionTable<AlNewtonOptions>& AlNewtonSolver::optionTable() {
                   "beta_max_scale)")
           .integer("max_inner", &O::max_inner, 1, 1000000, "iterations",
                    "Newton iterations per AL loop at most")
+          .integer("max_al_loops", &O::max_al_loops, 0, 1000000, "loops",
+                   "AL loops at most (0: no cap but the Newton iterations'; the AL paper counts "
+                   "CANAL's iterations in these)")
           .number("inner_ratio", &O::inner_ratio, NumberRange::nonNegative(), "-",
                   "inexact AL: a loop's Newton solve stops below this times the previous loop's "
                   "primal residual (0: solve each loop to round-off)")
@@ -353,9 +356,10 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
   // A Newton system that could not be factored ends the inner loop; the multiplier update that
   // follows changes the system, so the solve goes on, and fails only if the last one failed.
   bool last_step_failed = false;
-  while (iterations < max_it) {
+  while (iterations < max_it && (options_.max_al_loops == 0 || al_loops_ < options_.max_al_loops)) {
     ++al_loops_;
     int inner = 0;
+    const double inner_target = std::max(newton_threshold, options_.inner_ratio * primal_prev);
     radius_ = 0.0;  // the dogleg's trust region restarts from the Newton step of each new surrogate
     do {
       if (settings.on_iteration) settings.on_iteration(iterations);
@@ -378,8 +382,8 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
       newton_res = scaledNorm(r_);
       if (settings.record_history) st.residual_history.push_back(newton_res + complementarity);
       if (!ok) break;
-    } while (iterations < max_it && inner < options_.max_inner &&
-             newton_res > std::max(newton_threshold, options_.inner_ratio * primal_prev));
+    } while (iterations < max_it && inner < options_.max_inner && newton_res > inner_target);
+    if (inner == options_.max_inner && newton_res > inner_target) ++st.inner_unconverged;
 
     // Multiplier update (12): z = J v + (u + lambda) / beta, u <- -lambda.
     primal = 0.0;

@@ -31,7 +31,8 @@
 //
 // Iterations: SolverSettings::max_iterations caps the Newton iterations summed over all AL loops
 // (one linear solve each: the unit the papers' tables give a tenth of the first-order budget);
-// every AL loop runs at least one, so tolerance 0 runs exactly max_iterations.  The stopping
+// every AL loop runs at least one, so tolerance 0 runs exactly max_iterations (unless
+// AlNewtonOptions::max_al_loops, the paper's unit, ends the solve first).  The stopping
 // residual (SolveStats::residual_name) is, after each AL loop, the natural-map residual of
 // (v, lambda) at the mass scale s = Tr(A) / Tr(J^T J) of rule (23),
 // ||lambda - T_s(lambda - s (J v + e~))||_inf / s, plus the Newton residual
@@ -92,6 +93,11 @@ struct AlNewtonOptions {
   /// generated under them).  0 (or below beta_max_scale): off.
   double settled_beta_max_scale = 1e9;
   int max_inner = 30;  // Newton iterations per AL loop at most
+  /// AL loops at most (0: no cap but the Newton iterations').  The AL paper counts CANAL's
+  /// iterations in AL loops (its Table II: 10 loops, 30.55 Newton iterations; its pouring: "CANAL
+  /// 5 iterations"); with inner_ratio 0 and tolerance 0 this runs its protocol: every loop's
+  /// Newton solve to round-off (or max_inner), exactly this many loops.
+  int max_al_loops = 0;
   /// Inexact AL (Nocedal & Wright, Numerical Optimization, 17.4): a loop's Newton solve stops once
   /// its residual is below inner_ratio times the previous loop's primal residual (both m/s), so
   /// the first loop takes one Newton step and the multipliers move early.  Measured on the
