@@ -2,6 +2,7 @@
 // Helpers shared by the test executables.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
@@ -104,6 +105,26 @@ inline MatX denseA(const StepProblem& p) {
     A.block(s.dof_offset, s.dof_offset, s.dof, s.dof) = p.denseA(i);
   }
   return A;
+}
+
+/// CANAL's default penalty mass (AlNewtonOptions::PenaltyRule::EffectiveMass) from dense A and
+/// J: the geometric mean over the constraints of 1 / (J_r diag(A)^-1 J_r^T), r a contact's
+/// normal row (any other constraint: its rows / the sum over them).
+inline double effectiveMassScale(const StepProblem& p) {
+  const MatX A = denseA(p), J = denseJacobian(p);
+  double log_sum = 0.0;
+  int count = 0;
+  for (const Constraint& c : p.constraints) {
+    const int rows = c.type == ConstraintType::Contact ? 1 : c.rows;
+    double inverse_mass = 0.0;
+    for (int r = 0; r < rows; ++r)
+      for (int k = 0; k < p.numDof(); ++k)
+        inverse_mass += J(c.row_offset + r, k) * J(c.row_offset + r, k) / A(k, k);
+    if (inverse_mass <= 0.0) continue;
+    log_sum += std::log(rows / inverse_mass);
+    ++count;
+  }
+  return std::exp(log_sum / count);
 }
 
 /// The reference solution [vhat; lambda] of an equality-only problem: the dense KKT system

@@ -100,7 +100,7 @@ TEST(SolverOptions, EveryOptionOfEverySolverRoundTripsAsText) {
   }
   // subadmm, fadmm, pj, apgd, nnewton, the AL three, the box-MLCP three, the substructuring
   // three, the eight LCP solvers, cond
-  EXPECT_EQ(options, 8 + 3 + 1 + 1 + 4 + 3 * 10 + 3 * 5 + 3 * 10 + 8 * 6 + 10);
+  EXPECT_EQ(options, 8 + 3 + 1 + 1 + 4 + 3 * 11 + 3 * 5 + 3 * 10 + 8 * 6 + 10);
 }
 
 TEST(SolverOptions, LaterValuesOverrideEarlierOnes) {
@@ -237,12 +237,19 @@ TEST(SolverOptions, ReachTheSolvers) {
   capped.solve(p, s, h);
   EXPECT_EQ(g.lambda, h.lambda);
 
-  // CANAL: the initial penalty is beta0_scale times rule (23).
+  // CANAL: the initial penalty is beta0_scale times the constraints' effective mass, or with
+  // penalty_rule=trace times rule (23).
   const std::unique_ptr<Solver> canal = makeSolver("canal", {{"beta0_scale", "2"}, {"kappa", "1"}});
   StepSolution k = w.lastWarmStart();
   canal->solve(p, s, k);
+  const double mass = test::effectiveMassScale(p);
+  EXPECT_NEAR(static_cast<const AlNewtonSolver&>(*canal).beta(), 2.0 * mass, 1e-9 * mass);
+  const std::unique_ptr<Solver> traced =
+      makeSolver("canal", {{"beta0_scale", "2"}, {"kappa", "1"}, {"penalty_rule", "trace"}});
+  StepSolution t = w.lastWarmStart();
+  traced->solve(p, s, t);
   const MatX A = test::denseA(p), J = test::denseJacobian(p);
-  EXPECT_NEAR(static_cast<const AlNewtonSolver&>(*canal).beta(), 2.0 * A.trace() / J.squaredNorm(),
+  EXPECT_NEAR(static_cast<const AlNewtonSolver&>(*traced).beta(), 2.0 * A.trace() / J.squaredNorm(),
               1e-9 * A.trace() / J.squaredNorm());
 }
 

@@ -24,19 +24,25 @@ const OptionTable<AlNewtonOptions>& AlNewtonSolver::optionTable() {
   using O = AlNewtonOptions;
   static const OptionTable<O> table =
       OptionTable<O>()
+          .choice(
+              "penalty_rule", &O::penalty_rule,
+              {{"effective-mass", O::PenaltyRule::EffectiveMass}, {"trace", O::PenaltyRule::Trace}},
+              "the mass the penalty is a multiple of: the constraints' effective masses "
+              "1 / (J diag(A)^-1 J^T) (a contact's normal row), their geometric mean, or "
+              "the ICRA paper's Tr(A) / Tr(J^T J) (rule 23)")
           .number("beta0_scale", &O::beta0_scale, NumberRange::positive(), "-",
-                  "initial penalty as a multiple of Tr(A) / Tr(J^T J) (rule 23)")
+                  "initial penalty as a multiple of the penalty rule's mass")
           .number("kappa", &O::kappa, NumberRange::atLeast(1.0), "-",
                   "penalty increase factor when the primal residual does not drop (27)")
           .number("zeta", &O::zeta, NumberRange::openClosed(0.0, 1.0), "-",
                   "required primal decrease per AL loop before the penalty grows (27)")
           .number("beta_max_scale", &O::beta_max_scale, NumberRange::positive(), "-",
-                  "largest penalty as a multiple of Tr(A) / Tr(J^T J)")
-          .number("settled_beta_max_scale", &O::settled_beta_max_scale, NumberRange::nonNegative(),
-                  "-",
-                  "largest penalty, as a multiple of Tr(A) / Tr(J^T J), once an AL loop took one "
-                  "Newton iteration and changed no constraint's state (0: never past "
-                  "beta_max_scale)")
+                  "largest penalty as a multiple of the penalty rule's mass")
+          .number(
+              "settled_beta_max_scale", &O::settled_beta_max_scale, NumberRange::nonNegative(), "-",
+              "largest penalty, as a multiple of the penalty rule's mass, once an AL loop took one "
+              "Newton iteration and changed no constraint's state (0: never past "
+              "beta_max_scale)")
           .integer("max_inner", &O::max_inner, 1, 1000000, "iterations",
                    "Newton iterations per AL loop at most")
           .integer("max_al_loops", &O::max_al_loops, 0, 1000000, "loops",
@@ -253,6 +259,29 @@ bool AlNewtonSolver::doglegStep() {
   return true;
 }
 
+double AlNewtonSolver::penaltyMass(double trace_ratio) {
+  if (options_.penalty_rule == AlNewtonOptions::PenaltyRule::Trace) return trace_ratio;
+  // d_r = J_r diag(A)^-1 J_r^T, the diagonal estimate of row r's inverse mass (as COND's
+  // nodalization estimates it): one pass over J's entries.
+  const StepProblem& p = *p_;
+  tmp_m_.setZero();
+  const auto& J = system_.J();
+  for (int k = 0; k < J.outerSize(); ++k)
+    for (SparseNewtonSystem::SpMat::InnerIterator it(J, k); it; ++it)
+      tmp_m_[it.row()] += it.value() * it.value() * inv_diag_a_[k];
+  double log_sum = 0.0;
+  int count = 0;
+  for (const Constraint& c : p.constraints) {
+    double inverse_mass = 0.0;
+    const int rows = c.type == ConstraintType::Contact ? 1 : c.rows;  // a contact: its normal
+    for (int r = 0; r < rows; ++r) inverse_mass += tmp_m_[c.row_offset + r];
+    if (!(inverse_mass > 0.0)) continue;  // moves nothing that has mass
+    log_sum += std::log(rows / inverse_mass);
+    ++count;
+  }
+  return count > 0 ? std::exp(log_sum / count) : trace_ratio;
+}
+
 double AlNewtonSolver::naturalResidual(double scale, VecX& projected) const {
   // T_s(lambda - s (J v + e~)) with u = -lambda: the operator at penalty s.
   evaluateOperator(jv_, nullptr, 0.0, scale, projected, nullptr);
@@ -299,10 +328,12 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
     inv_diag_a_[i] = a > 0.0 ? 1.0 / a : 0.0;
   }
 
-  // Initial penalty: beta0_scale times rule (23)'s Tr(A) / Tr(J^T J).
+  // Initial penalty: beta0_scale times the penalty rule's mass (AlNewtonOptions::PenaltyRule).
+  // The natural-map stopping residual stays at rule (23)'s scale.
   const double base = wholeSystemTraceRatio(p, system_.J());
-  beta_ = options_.beta0_scale * base;
-  const double beta_max = options_.beta_max_scale * base;
+  const double mass = penaltyMass(base);
+  beta_ = options_.beta0_scale * mass;
+  const double beta_max = options_.beta_max_scale * mass;
 
   // Warm start: u = -lambda (journal 39), v = the vhat guess.
   if (sol.lambda.size() == m)
@@ -342,7 +373,7 @@ void AlNewtonSolver::solve(const StepProblem& p, const SolverSettings& settings,
   al_loops_ = 0;
   line_search_evaluations_ = 0;
   constraint_state_.assign(p.constraints.size(), 255);
-  const double settled_beta_max = std::max(beta_max, options_.settled_beta_max_scale * base);
+  const double settled_beta_max = std::max(beta_max, options_.settled_beta_max_scale * mass);
   double newton_res = residual(v_, jv_, lambda_, r_);
   double primal = 0.0, primal_prev = std::numeric_limits<double>::infinity();
   double complementarity = 0.0;  // the stopping measure's first term, of the last AL loop
