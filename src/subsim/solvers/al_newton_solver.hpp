@@ -73,22 +73,25 @@ struct AlNewtonOptions {
   /// constraint row of the whole system, which counts bodies no constraint touches and divides
   /// a body's mass among its contacts: against the contacts' median m_i it is 9x on the pouring
   /// (the arms' inertia), 1.1x on granular:spheres=27, 1.4x on the dish stack, 0.026x on the nut
-  /// alone (118 contacts on one body).  Measured, the same 100 problems each, trace / effective
-  /// mass (examples/python/single_step_study.py's cases; granular and pouring steps 21-120 and
-  /// 61-160 of SubADMM runs; tolerance 1e-8, 400 Newton iterations at most): bolt-nut within 10
-  /// AL loops 49 / 91, within 15 90 / 99, Newton iterations 15.7 / 13.2, the judge's residual
-  /// after the paper's 10 loops 10^-8.87 / 10^-12.55; pouring below 1e-8 93 / 98, Newton
-  /// iterations 222.8 / 155.3, -log10 residual after 5 Newton iterations 2.27 / 3.06; granular
-  /// below 1e-8 62 / 60 (Newton iterations 260.5 / 259.4), frictionless granular within 10 loops
-  /// 91 / 91; dish stack AL loops 37.2 / 41.3, Newton iterations 87.2 / 91.5.  Tried: a penalty
-  /// per constraint, beta0_scale m_i: dish stack and pouring a little better than this, but
-  /// frictionless granular 9 of 100 within 10 loops (granular below 1e-8: 55).
+  /// alone (118 contacts on one body).  Measured on the same 100 problems each (the trace rule at
+  /// beta0_scale 10, its default; this rule at 10 and at 3, its default; examples/python/
+  /// single_step_study.py's cases, granular and pouring steps 21-120 and 61-160 of SubADMM
+  /// runs; tolerance 1e-8, 400 Newton iterations at most): bolt-nut within 10 AL loops 49 / 91
+  /// / 82, within 15 90 / 99 / 99, Newton iterations 15.7 / 13.2 / 13.3; pouring below 1e-8 93 /
+  /// 98 / 98, Newton iterations 222.8 / 155.3 / 137.3, -log10 residual after 5 Newton iterations
+  /// 2.27 / 3.06 / 3.66; granular:spheres=27 below 1e-8 62 / 60 / 59, -log10 after 5 and 40
+  /// Newton iterations 2.59 and 4.32 / 2.62 and 4.40 / 2.93 and 4.60, frictionless within 10
+  /// loops 91 / 91 / 91; dish stack Newton iterations 87.2 / 91.5 / 83.8, -log10 after 40 6.55 /
+  /// 6.52 / 7.07; the 1302-DOF granular scene (`subsim bench granular --problems`, 3 / 6 / 9
+  /// Newton iterations) AA 2.78, 3.29, 3.45 / 2.35, 2.98, 3.36 / 2.83, 3.30, 3.45.  Tried: a
+  /// penalty per constraint, beta0_scale m_i: frictionless granular 9 of 100 within 10 loops.
   enum class PenaltyRule { EffectiveMass, Trace };
   PenaltyRule penalty_rule = PenaltyRule::EffectiveMass;
-  /// beta0 = beta0_scale times the penalty rule's mass.
-  /// Measured on the granular scene (a recorded mid-run step, 3 to 90 Newton iterations): 10
-  /// keeps each AL loop's Newton solve to a few iterations; 1e3 needs 10-30 per loop there.
-  double beta0_scale = 10.0;
+  /// beta0 = beta0_scale times the penalty rule's mass: 3 measured best with EffectiveMass
+  /// (above; 10 keeps more of the bolt-nut within 10 AL loops), 10 with Trace (a recorded
+  /// granular step, 3 to 90 Newton iterations: each AL loop's Newton solve a few iterations;
+  /// 1e3 needs 10-30 per loop there).
+  double beta0_scale = 3.0;
   double kappa = 10.0;  // beta increase factor (27)
   double zeta = 0.25;   // required primal decrease per AL loop before beta grows (27)
   /// beta_max relative to the penalty rule's mass.  Above about 1e3 the granular scene's Newton

@@ -5,7 +5,9 @@
 // and how far it balances); what they compute is the same.
 //   rule (23):  beta = Tr(A) / Tr(J^T J)   (1 without constraint rows)
 //     SubADMM per subsystem (its Trace rule), FADMM on the whole system (times
-//     kTracePenaltyFactor), CANAL, SSN and TR-dogleg on the whole system (times beta0_scale).
+//     kTracePenaltyFactor), CANAL, SSN and TR-dogleg on the whole system with their Trace rule
+//     (times beta0_scale; their default scales with the constraints' effective mass instead,
+//     AlNewtonOptions::PenaltyRule); CANAL's natural-map stopping residual at any rule.
 //   balancing:  beta *= sqrt(r_p / r_d) within [1 / max_factor, max_factor] when r_p and r_d
 //     differ by more than gamma either way (max_factor when the other residual is 0)
 //     SubADMM per subsystem (impulse residuals, with its round-off and drift guards), FADMM on
