@@ -104,12 +104,13 @@ struct AlNewtonOptions {
   /// of the penalty rule's mass; once a state changes it returns to beta_max.  Why: the outer
   /// loop's rate on the Delassus operator's small eigenvalues sigma, 1 / (1 + beta sigma) per loop
   /// (docs/signed-distance-shapes.md), improves with beta, while a large beta stalls the Newton
-  /// solve across active-set changes (beta_max_scale, above).  Measured on the same 100 problems
-  /// each (examples/python/single_step_study.py's bolt-nut and dish-stack cases; steps 21-120 of
-  /// a SubADMM run of granular:spheres=27), tolerance 1e-8, 400 Newton iterations at most, off /
-  /// on: AL loops on average 28.5 / 12.0 (bolt-nut), 53.6 / 35.3 (dishes), 65.2 / 56.3
-  /// (granular); Newton iterations 31.5 / 16.2, 96.4 / 84.0, 260.9 / 260.5; the judge's residual
-  /// below 1e-8 on 100 / 100, 100 / 100, 60 / 62; bolt-nut within 15 loops 63 / 86.  Allowing
+  /// solve across active-set changes (beta_max_scale, above).  Measured with the trace rule, on
+  /// the same 100 problems each (examples/python/single_step_study.py's bolt-nut and dish-stack
+  /// cases; steps 21-120 of a SubADMM run of granular:spheres=27), tolerance 1e-8, 400 Newton
+  /// iterations at most, off / on: AL loops on average 28.5 / 12.0 (bolt-nut), 53.6 / 35.3
+  /// (dishes), 65.2 / 56.3 (granular); Newton iterations 31.5 / 16.2, 96.4 / 84.0, 260.9 /
+  /// 260.5; the judge's residual below 1e-8 on 100 / 100, 100 / 100, 60 / 62; bolt-nut within
+  /// 15 loops 63 / 86.  Allowing
   /// two Newton iterations: fewer loops on the dishes, but granular 55 of 100; any state
   /// unchanged, whatever the Newton count: granular 7 of 100 (both measured with the cases
   /// generated under them).  0 (or below beta_max_scale): off.
