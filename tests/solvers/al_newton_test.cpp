@@ -192,8 +192,9 @@ TEST(Canal, FixedIterationsHistoryAndPenaltyIncrease) {
   EXPECT_FALSE(sol.stats.converged());  // tolerance 0 never claims convergence
   EXPECT_GT(canal.alLoops(), 1);
   EXPECT_EQ(sol.stats.outer_iterations, canal.alLoops());  // what Solution.outer_iterations shows
-  // Rule (27) raised the penalty above its start, 10 times the constraints' effective mass.
-  EXPECT_GT(canal.beta(), 1.5 * 10.0 * test::effectiveMassScale(p));
+  // Rule (27) raised the penalty above its start, beta0_scale times the constraints' effective
+  // mass.
+  EXPECT_GT(canal.beta(), 1.5 * AlNewtonOptions().beta0_scale * test::effectiveMassScale(p));
 }
 
 // The AL paper counts CANAL's iterations in AL loops: max_al_loops runs exactly that many
